@@ -1,0 +1,67 @@
+import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { AcceptsKeys, CurrentPrincipal, CurrentWorkspace } from '../auth/auth.decorators.js';
+import type { Principal } from '../auth/principal.js';
+import { ApiErrorResponses } from '../common/api-error-responses.decorator.js';
+import { ResourceIdPipe } from '../common/resource-id.pipe.js';
+import { ApiKeyType } from './api-key-type.js';
+import { ApiKeysService } from './api-keys.service.js';
+import { ApiKeyEnvelopeDto, ApiKeyListDto, ApiKeyResponseDto } from './dto/api-key-response.dto.js';
+import { CreateApiKeyDto } from './dto/create-api-key.dto.js';
+import { UpdateApiKeyDto } from './dto/update-api-key.dto.js';
+
+const apiKeyId = new ResourceIdPipe('API key');
+
+@ApiTags('api-keys')
+@ApiBearerAuth()
+@Controller('api-keys')
+export class ApiKeysController {
+  constructor(private readonly apiKeys: ApiKeysService) {}
+
+  @Post()
+  @AcceptsKeys(ApiKeyType.PRIVATE, ApiKeyType.ORGANIZATION)
+  @ApiOperation({
+    summary: 'Create an API key',
+    description:
+      'With a private key: creates a PUBLIC key in the caller’s workspace (send only `name`). ' +
+      'With an organization key: creates a key of `type` in the workspace `workspaceId` of the organization. ' +
+      'The response carries the generated `value`; a PRIVATE key’s value is shown only here.',
+  })
+  @ApiCreatedResponse({ type: ApiKeyEnvelopeDto })
+  @ApiErrorResponses(400, 403, 413, 415)
+  async create(@CurrentPrincipal() caller: Principal, @Body() dto: CreateApiKeyDto): Promise<ApiKeyEnvelopeDto> {
+    const { key, value } = await this.apiKeys.create(caller, dto);
+    return { apiKey: ApiKeyResponseDto.from(key, value) };
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List the API keys of the workspace', description: 'PUBLIC and PRIVATE keys; `value` only for PUBLIC keys.' })
+  @ApiOkResponse({ type: ApiKeyListDto })
+  @ApiErrorResponses(403)
+  async list(@CurrentWorkspace() workspaceId: string): Promise<ApiKeyListDto> {
+    const keys = await this.apiKeys.list(workspaceId);
+    return { apiKeys: keys.map((key) => ApiKeyResponseDto.from(key)) };
+  }
+
+  @Patch(':apiKeyId')
+  @ApiOperation({ summary: 'Rename an API key' })
+  @ApiParam({ name: 'apiKeyId', format: 'uuid' })
+  @ApiOkResponse({ type: ApiKeyEnvelopeDto })
+  @ApiErrorResponses(400, 403, 404, 413, 415)
+  async update(
+    @CurrentWorkspace() workspaceId: string,
+    @Param('apiKeyId', apiKeyId) id: string,
+    @Body() dto: UpdateApiKeyDto,
+  ): Promise<ApiKeyEnvelopeDto> {
+    return { apiKey: ApiKeyResponseDto.from(await this.apiKeys.rename(workspaceId, id, dto.name)) };
+  }
+
+  @Delete(':apiKeyId')
+  @ApiOperation({ summary: 'Revoke an API key', description: 'Deletes the key; it stops authenticating at once.' })
+  @ApiParam({ name: 'apiKeyId', format: 'uuid' })
+  @ApiOkResponse({ type: ApiKeyEnvelopeDto })
+  @ApiErrorResponses(403, 404)
+  async revoke(@CurrentWorkspace() workspaceId: string, @Param('apiKeyId', apiKeyId) id: string): Promise<ApiKeyEnvelopeDto> {
+    return { apiKey: ApiKeyResponseDto.from(await this.apiKeys.revoke(workspaceId, id)) };
+  }
+}

@@ -1,0 +1,81 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import { generateApiKeyValue } from '../auth/api-key-material.js';
+import type { Principal } from '../auth/principal.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../common/errors.js';
+import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
+import { WorkspacesService } from '../workspaces/workspaces.service.js';
+import { apiKeyRecord } from './api-key-record.js';
+import { ApiKeyType } from './api-key-type.js';
+import type { CreateApiKeyDto } from './dto/create-api-key.dto.js';
+import { ApiKey } from './entities/api-key.entity.js';
+
+/** A key as just created: the entity and, this once, its value in clear. */
+export interface IssuedApiKey {
+  key: ApiKey;
+  value: string;
+}
+
+const ORDER = { createdAt: 'ASC', id: 'ASC' } as const;
+
+@Injectable()
+export class ApiKeysService {
+  private readonly keys: WorkspaceScopedRepository<ApiKey>;
+
+  constructor(
+    @InjectRepository(ApiKey) repository: Repository<ApiKey>,
+    private readonly workspaces: WorkspacesService,
+  ) {
+    this.keys = new WorkspaceScopedRepository(repository);
+  }
+
+  /**
+   * A private key creates PUBLIC keys in its own workspace; an organization key creates a key of
+   * the requested type in any workspace of its organization.
+   */
+  async create(caller: Principal, dto: CreateApiKeyDto): Promise<IssuedApiKey> {
+    if (caller.type === ApiKeyType.ORGANIZATION) return this.createForOrganization(caller.organizationId, dto);
+    if (dto.workspaceId !== undefined) {
+      throw new ValidationError('workspaceId is accepted only with an organization API key');
+    }
+    if (dto.type !== undefined && dto.type !== ApiKeyType.PUBLIC) {
+      throw new ForbiddenError('A private API key can create only PUBLIC keys; use an organization key');
+    }
+    return this.issue(caller.organizationId, caller.workspaceId!, ApiKeyType.PUBLIC, dto.name);
+  }
+
+  list(workspaceId: string): Promise<ApiKey[]> {
+    return this.keys.find(workspaceId, { order: ORDER });
+  }
+
+  async rename(workspaceId: string, apiKeyId: string, name: string): Promise<ApiKey> {
+    const key = await this.keys.update(workspaceId, apiKeyId, { name });
+    if (key === null) throw new NotFoundError('API key');
+    return key;
+  }
+
+  /** Deletes the key; it stops authenticating at once. */
+  async revoke(workspaceId: string, apiKeyId: string): Promise<ApiKey> {
+    const key = await this.keys.delete(workspaceId, apiKeyId);
+    if (key === null) throw new NotFoundError('API key');
+    return key;
+  }
+
+  private async createForOrganization(organizationId: string, dto: CreateApiKeyDto): Promise<IssuedApiKey> {
+    const missing = (['type', 'workspaceId'] as const).filter((field) => dto[field] === undefined);
+    if (missing.length > 0) {
+      throw new ValidationError(`${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} required with an organization API key`);
+    }
+    if (!(await this.workspaces.belongsToOrganization(organizationId, dto.workspaceId!))) {
+      throw new ValidationError('workspaceId does not name a workspace of this organization');
+    }
+    return this.issue(organizationId, dto.workspaceId!, dto.type!, dto.name);
+  }
+
+  private async issue(organizationId: string, workspaceId: string, type: ApiKeyType, name: string): Promise<IssuedApiKey> {
+    const value = generateApiKeyValue(type);
+    const key = await this.keys.insert(workspaceId, { ...apiKeyRecord(type, name, value), organizationId });
+    return { key, value };
+  }
+}

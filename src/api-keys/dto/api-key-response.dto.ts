@@ -1,0 +1,50 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiKeyType } from '../api-key-type.js';
+import type { ApiKey } from '../entities/api-key.entity.js';
+
+export class ApiKeyResponseDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ enum: [ApiKeyType.PUBLIC, ApiKeyType.PRIVATE] })
+  type: ApiKeyType;
+
+  @ApiProperty({ example: 'Website widget' })
+  name: string;
+
+  @ApiPropertyOptional({
+    description:
+      'The key value. Always present for PUBLIC keys; for a PRIVATE key only in the response that created it, since only its digest is stored.',
+    example: 'pk_3q2-7wQmV0n1yZkR8hX5cJtB4uLdE6sF9gA0iPoNbTY',
+  })
+  value?: string;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updatedAt: string;
+
+  /** `issuedValue` is the freshly generated secret, shown this once. */
+  static from(key: ApiKey, issuedValue?: string): ApiKeyResponseDto {
+    const value = issuedValue ?? key.value ?? undefined;
+    return {
+      id: key.id,
+      type: key.type,
+      name: key.name,
+      ...(value === undefined ? {} : { value }),
+      createdAt: key.createdAt.toISOString(),
+      updatedAt: key.updatedAt.toISOString(),
+    };
+  }
+}
+
+export class ApiKeyEnvelopeDto {
+  @ApiProperty({ type: ApiKeyResponseDto })
+  apiKey: ApiKeyResponseDto;
+}
+
+export class ApiKeyListDto {
+  @ApiProperty({ type: [ApiKeyResponseDto] })
+  apiKeys: ApiKeyResponseDto[];
+}

@@ -1,0 +1,8 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsLabel } from '../../common/validation.decorators.js';
+
+export class UpdateApiKeyDto {
+  @ApiProperty({ description: 'New label of the key', minLength: 1, maxLength: 255, example: 'Website widget (prod)' })
+  @IsLabel()
+  name: string;
+}

@@ -1,0 +1,34 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { ApiKeyType } from '../api-key-type.js';
+
+@Entity('api_keys')
+export class ApiKey {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ name: 'organization_id', type: 'uuid' })
+  organizationId: string;
+
+  /** Null for ORGANIZATION keys, which act on every workspace of their organization. */
+  @Column({ name: 'workspace_id', type: 'uuid', nullable: true })
+  workspaceId: string | null;
+
+  @Column({ type: 'text' })
+  type: ApiKeyType;
+
+  @Column({ type: 'text' })
+  name: string;
+
+  /** Kept only for PUBLIC keys, which are publishable; secret kinds are known by their digest alone. */
+  @Column({ type: 'text', nullable: true })
+  value: string | null;
+
+  @Column({ type: 'text', select: false })
+  digest: string;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

@@ -1,0 +1,44 @@
+import { type DynamicModule, Module, ValidationPipe } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { ApiKeysModule } from './api-keys/api-keys.module.js';
+import { AuthModule } from './auth/auth.module.js';
+import { BootstrapModule } from './bootstrap/bootstrap.module.js';
+import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
+import { validationExceptionFactory } from './common/validation-exception.factory.js';
+import type { AppConfig } from './config/app-config.js';
+import { ConfigModule } from './config/config.module.js';
+import { DatabaseModule } from './database/database.module.js';
+import { HealthModule } from './health/health.module.js';
+import { WorkspacesModule } from './workspaces/workspaces.module.js';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule,
+        AuthModule,
+        BootstrapModule,
+        HealthModule,
+        WorkspacesModule,
+        ApiKeysModule,
+      ],
+      providers: [
+        {
+          provide: APP_PIPE,
+          useValue: new ValidationPipe({
+            whitelist: true,
+            forbidNonWhitelisted: true,
+            transform: true,
+            stopAtFirstError: true,
+            validationError: { target: false, value: false },
+            exceptionFactory: validationExceptionFactory,
+          }),
+        },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+      ],
+    };
+  }
+}

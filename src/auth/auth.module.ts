@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ApiKey } from '../api-keys/entities/api-key.entity.js';
+import { ApiKeyGuard } from './api-key.guard.js';
+import { ApiKeyVerifier } from './api-key-verifier.js';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([ApiKey])],
+  providers: [ApiKeyVerifier, { provide: APP_GUARD, useClass: ApiKeyGuard }],
+})
+export class AuthModule {}

@@ -1,0 +1,86 @@
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { apiKeyRecord } from '../api-keys/api-key-record.js';
+import { ApiKeyType } from '../api-keys/api-key-type.js';
+import { ApiKey } from '../api-keys/entities/api-key.entity.js';
+import { generateApiKeyValue } from '../auth/api-key-material.js';
+import { AppConfig } from '../config/app-config.js';
+import { Organization } from '../workspaces/entities/organization.entity.js';
+import { Workspace } from '../workspaces/entities/workspace.entity.js';
+
+/** Names the lock that makes replicas starting together on one empty database bootstrap once. */
+const BOOTSTRAP_LOCK_ID = 7_310_422_002;
+
+interface BootstrapKey {
+  type: ApiKeyType;
+  value: string;
+  /** The environment variable it came from, or undefined when generated here. */
+  source: string | undefined;
+}
+
+/**
+ * On an empty database: one organization, one workspace, an ORGANIZATION key and a PRIVATE key,
+ * so that a fresh install can be used at once. Generated key values are printed once; values
+ * supplied through the environment are not echoed.
+ */
+@Injectable()
+export class BootstrapService implements OnApplicationBootstrap {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const keys = await this.ensureBootstrapped();
+    if (keys !== null) printBootstrapKeys(keys);
+  }
+
+  /** Returns the keys it made, or null when the database already had an organization. */
+  ensureBootstrapped(): Promise<BootstrapKey[] | null> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK_ID]);
+      if (await manager.exists(Organization)) return null;
+      return this.createFirstTenant(manager);
+    });
+  }
+
+  private async createFirstTenant(manager: EntityManager): Promise<BootstrapKey[]> {
+    const organization = await manager.save(manager.create(Organization, { name: 'Default organization' }));
+    const workspace = await manager.save(
+      manager.create(Workspace, { organizationId: organization.id, name: 'Default workspace' }),
+    );
+    const keys = [
+      bootstrapKey(ApiKeyType.ORGANIZATION, this.config.bootstrapOrganizationKey, 'BOOTSTRAP_ORGANIZATION_KEY'),
+      bootstrapKey(ApiKeyType.PRIVATE, this.config.bootstrapPrivateKey, 'BOOTSTRAP_PRIVATE_KEY'),
+    ];
+    for (const key of keys) {
+      const workspaceId = key.type === ApiKeyType.ORGANIZATION ? null : workspace.id;
+      const name = key.type === ApiKeyType.ORGANIZATION ? 'Bootstrap organization key' : 'Bootstrap private key';
+      await manager.insert(ApiKey, { ...apiKeyRecord(key.type, name, key.value), organizationId: organization.id, workspaceId });
+    }
+    return keys;
+  }
+}
+
+function bootstrapKey(type: ApiKeyType, configured: string | undefined, variable: string): BootstrapKey {
+  return configured === undefined
+    ? { type, value: generateApiKeyValue(type), source: undefined }
+    : { type, value: configured, source: variable };
+}
+
+/** Straight to stdout rather than through the logger: shown once to the operator, never shipped as a log line. */
+function printBootstrapKeys(keys: BootstrapKey[]): void {
+  const lines = keys.map(({ type, value, source }) =>
+    source === undefined ? `  ${type.padEnd(12)} ${value}` : `  ${type.padEnd(12)} the value of ${source}`,
+  );
+  process.stdout.write(
+    [
+      '',
+      'Bootstrapped an empty database with one organization and one workspace. Its API keys:',
+      ...lines,
+      'Store them now: only their digests are kept, and this is not shown again.',
+      '',
+      '',
+    ].join('\n'),
+  );
+}

@@ -1,0 +1,81 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { STATUS_CODES } from 'node:http';
+import { BODY_LIMIT } from './body-limit.js';
+import { isDatabaseUnavailable } from './database-errors.js';
+import {
+  ConflictError,
+  DomainError,
+  ForbiddenError,
+  NotFoundError,
+  UnauthenticatedError,
+  UnavailableError,
+  ValidationError,
+} from './errors.js';
+
+interface ErrorReply {
+  status: number;
+  message: string;
+}
+
+const STATUS_BY_DOMAIN_ERROR = new Map<Function, number>([
+  [ValidationError, 400],
+  [UnauthenticatedError, 401],
+  [ForbiddenError, 403],
+  [NotFoundError, 404],
+  [ConflictError, 409],
+  [UnavailableError, 503],
+]);
+
+/** The one place where anything thrown becomes an HTTP answer: always JSON `{error, message}`. */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const request = host.switchToHttp().getRequest<Request>();
+    const response = host.switchToHttp().getResponse<Response>();
+    const { status, message } = this.describe(exception, request);
+    if (response.headersSent) return;
+    response.status(status).json({ error: STATUS_CODES[status] ?? 'Error', message });
+  }
+
+  private describe(exception: unknown, request: Request): ErrorReply {
+    if (exception instanceof DomainError) {
+      const status = STATUS_BY_DOMAIN_ERROR.get(exception.constructor);
+      if (status !== undefined) return { status, message: exception.message };
+    }
+    if (exception instanceof HttpException) {
+      return { status: exception.getStatus(), message: bodyParserMessage(exception.cause) ?? httpExceptionMessage(exception) };
+    }
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.error(`request ${request.id} failed: the database cannot be reached (${errorSummary(exception)})`);
+      return { status: 503, message: 'The database cannot be reached; try again shortly' };
+    }
+    this.logger.error(
+      `request ${request.id} ${request.method} ${request.path} failed unexpectedly`,
+      exception instanceof Error ? exception.stack : String(exception),
+    );
+    return { status: 500, message: `An unexpected error occurred (request id ${request.id})` };
+  }
+}
+
+function httpExceptionMessage(exception: HttpException): string {
+  const body = exception.getResponse();
+  if (typeof body === 'string') return body;
+  const message = (body as { message?: unknown }).message;
+  if (Array.isArray(message)) return message.join('; ');
+  return typeof message === 'string' ? message : exception.message;
+}
+
+/** Nest hands body-parser's own errors over as the cause of an HttpException; their texts are terse. */
+function bodyParserMessage(cause: unknown): string | undefined {
+  const { type, message } = (cause ?? {}) as { type?: unknown; message?: unknown };
+  if (type === 'entity.parse.failed') return `Malformed JSON body: ${String(message)}`;
+  if (type === 'entity.too.large') return `The request body is larger than the ${BODY_LIMIT} limit`;
+  return undefined;
+}
+
+function errorSummary(exception: unknown): string {
+  return exception instanceof Error ? `${exception.name}: ${exception.message}` : String(exception);
+}

@@ -1,0 +1,29 @@
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '08000', // connection_exception
+  '08001', // sqlclient_unable_to_establish_sqlconnection
+  '08003', // connection_does_not_exist
+  '08006', // connection_failure
+]);
+
+const CONNECTION_ERROR_MESSAGES = [/Connection terminated/i, /timeout exceeded when trying to connect/i, /Client has encountered a connection error/i];
+
+/** True when the error says the database cannot be reached, rather than that a query was wrong. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current = error;
+  for (let depth = 0; current instanceof Error && depth < 5; depth++) {
+    const { code, message } = current as Error & { code?: unknown };
+    if (typeof code === 'string' && CONNECTION_ERROR_CODES.has(code)) return true;
+    if (CONNECTION_ERROR_MESSAGES.some((pattern) => pattern.test(message))) return true;
+    current = (current as { driverError?: unknown }).driverError ?? current.cause;
+  }
+  return false;
+}

@@ -1,0 +1,25 @@
+/**
+ * Domain errors thrown by services. They carry no HTTP status: the exception filter maps each
+ * kind to one, so services stay usable from a CLI or a scheduler.
+ */
+export abstract class DomainError extends Error {}
+
+export class NotFoundError extends DomainError {
+  constructor(resource: string) {
+    super(`${resource} not found`);
+  }
+}
+
+export class ValidationError extends DomainError {}
+
+export class ConflictError extends DomainError {}
+
+export class UnauthenticatedError extends DomainError {
+  constructor() {
+    super('The API key is invalid or missing');
+  }
+}
+
+export class ForbiddenError extends DomainError {}
+
+export class UnavailableError extends DomainError {}

@@ -1,0 +1,13 @@
+import type { NextFunction, Request, Response } from 'express';
+import { UnsupportedMediaTypeException } from '@nestjs/common';
+
+/** A body is JSON or nothing: anything else is refused before it reaches a parser or a handler. */
+export function requireJsonBody(request: Request, _response: Response, next: NextFunction): void {
+  const length = Number(request.header('content-length') ?? 0);
+  const hasBody = length > 0 || request.header('transfer-encoding') !== undefined;
+  if (hasBody && !request.is('application/json')) {
+    next(new UnsupportedMediaTypeException(`Request bodies must be sent as application/json, not ${request.header('content-type') ?? 'without a content type'}`));
+    return;
+  }
+  next();
+}

@@ -1,0 +1,94 @@
+import { isAbsolute, resolve } from 'node:path';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export class ConfigError extends Error {}
+
+const BOOTSTRAP_KEY_SHAPE = /^[A-Za-z0-9_-]{32,128}$/;
+
+/**
+ * The service's whole configuration, read once from the environment at boot.
+ * Nothing else reads process.env: a bad value stops start-up with a message naming the variable.
+ */
+export class AppConfig {
+  readonly port: number;
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+  readonly logLevel: LogLevel;
+  readonly bootstrapOrganizationKey: string | undefined;
+  readonly bootstrapPrivateKey: string | undefined;
+
+  private constructor(values: AppConfig) {
+    Object.assign(this, values);
+  }
+
+  static fromEnvironment(env: NodeJS.ProcessEnv): AppConfig {
+    const organizationKey = bootstrapKey(env, 'BOOTSTRAP_ORGANIZATION_KEY', 'ok_');
+    const privateKey = bootstrapKey(env, 'BOOTSTRAP_PRIVATE_KEY', 'sk_');
+    if (organizationKey !== undefined && organizationKey === privateKey) {
+      throw new ConfigError('BOOTSTRAP_ORGANIZATION_KEY and BOOTSTRAP_PRIVATE_KEY must differ');
+    }
+    return new AppConfig({
+      port: port(env.PORT),
+      databaseUrl: databaseUrl(env.DATABASE_URL),
+      dataDir: dataDir(env.DATA_DIR),
+      logLevel: logLevel(env.LOG_LEVEL),
+      bootstrapOrganizationKey: organizationKey,
+      bootstrapPrivateKey: privateKey,
+    });
+  }
+}
+
+function present(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function port(raw: string | undefined): number {
+  const value = present(raw);
+  if (value === undefined) return 3000;
+  const parsed = Number(value);
+  if (!/^\d+$/.test(value) || parsed > 65535) {
+    throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${value}"`);
+  }
+  return parsed;
+}
+
+function databaseUrl(raw: string | undefined): string | undefined {
+  const value = present(raw);
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('DATABASE_URL must be a URL such as postgres://user:password@host:5432/database');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError(`DATABASE_URL must use the postgres:// or postgresql:// scheme, got "${url.protocol}"`);
+  }
+  return value;
+}
+
+function dataDir(raw: string | undefined): string {
+  const value = present(raw) ?? './data';
+  return isAbsolute(value) ? value : resolve(value);
+}
+
+function logLevel(raw: string | undefined): LogLevel {
+  const value = present(raw)?.toLowerCase() ?? 'log';
+  if (!(LOG_LEVELS as readonly string[]).includes(value)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
+  }
+  return value as LogLevel;
+}
+
+function bootstrapKey(env: NodeJS.ProcessEnv, name: string, prefix: string): string | undefined {
+  const value = present(env[name]);
+  if (value === undefined) return undefined;
+  if (!value.startsWith(prefix) || !BOOTSTRAP_KEY_SHAPE.test(value.slice(prefix.length))) {
+    throw new ConfigError(
+      `${name} must be "${prefix}" followed by 32 to 128 characters from A-Z, a-z, 0-9, "_" and "-"`,
+    );
+  }
+  return value;
+}

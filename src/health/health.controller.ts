@@ -1,0 +1,40 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { PublicRoute } from '../auth/auth.decorators.js';
+import { ErrorResponseDto } from '../common/error-response.dto.js';
+import { UnavailableError } from '../common/errors.js';
+
+const DATABASE_CHECK_TIMEOUT_MS = 2000;
+
+class HealthDto {
+  @ApiProperty({ enum: ['ok'] })
+  status: 'ok';
+}
+
+@ApiTags('health')
+@PublicRoute()
+@Controller('health')
+export class HealthController {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Liveness and readiness: 200 when the database answers, 503 when not. No API key.' })
+  @ApiOkResponse({ type: HealthDto })
+  @ApiServiceUnavailableResponse({ type: ErrorResponseDto })
+  async check(): Promise<HealthDto> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('timed out')), DATABASE_CHECK_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([this.dataSource.query('SELECT 1'), timeout]);
+    } catch {
+      throw new UnavailableError('The database cannot be reached');
+    } finally {
+      clearTimeout(timer);
+    }
+    return { status: 'ok' };
+  }
+}

@@ -1,0 +1,20 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { closeGracefullyOnSignals, createApp } from './app.factory.js';
+import { AppConfig, ConfigError } from './config/app-config.js';
+
+function loadConfig(): AppConfig {
+  try {
+    return AppConfig.fromEnvironment(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`Invalid configuration: ${error.message}\n`);
+    process.exit(1);
+  }
+}
+
+const config = loadConfig();
+const app = await createApp(config);
+closeGracefullyOnSignals(app);
+await app.listen(config.port);
+new Logger('Main').log(`Listening on port ${config.port}; Swagger UI at /docs`);

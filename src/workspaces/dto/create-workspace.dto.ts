@@ -1,0 +1,8 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsLabel } from '../../common/validation.decorators.js';
+
+export class CreateWorkspaceDto {
+  @ApiProperty({ description: 'Name of the workspace', minLength: 1, maxLength: 255, example: 'Production' })
+  @IsLabel()
+  name: string;
+}

@@ -1,0 +1,33 @@
+import { Body, Controller, Get, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, OrganizationKeyOnly } from '../auth/auth.decorators.js';
+import type { Principal } from '../auth/principal.js';
+import { ApiErrorResponses } from '../common/api-error-responses.decorator.js';
+import { CreateWorkspaceDto } from './dto/create-workspace.dto.js';
+import { WorkspaceEnvelopeDto, WorkspaceListDto, WorkspaceResponseDto } from './dto/workspace-response.dto.js';
+import { WorkspacesService } from './workspaces.service.js';
+
+@ApiTags('workspaces')
+@ApiBearerAuth()
+@OrganizationKeyOnly()
+@Controller('workspaces')
+export class WorkspacesController {
+  constructor(private readonly workspaces: WorkspacesService) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Create a workspace in the organization of the key' })
+  @ApiCreatedResponse({ type: WorkspaceEnvelopeDto })
+  @ApiErrorResponses(400, 403, 413, 415)
+  async create(@CurrentPrincipal() caller: Principal, @Body() dto: CreateWorkspaceDto): Promise<WorkspaceEnvelopeDto> {
+    return { workspace: WorkspaceResponseDto.from(await this.workspaces.create(caller.organizationId, dto.name)) };
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List the workspaces of the organization of the key' })
+  @ApiOkResponse({ type: WorkspaceListDto })
+  @ApiErrorResponses(403)
+  async list(@CurrentPrincipal() caller: Principal): Promise<WorkspaceListDto> {
+    const workspaces = await this.workspaces.list(caller.organizationId);
+    return { workspaces: workspaces.map((workspace) => WorkspaceResponseDto.from(workspace)) };
+  }
+}
