@@ -6,13 +6,14 @@ import type { Server } from 'node:http';
 import { AppModule } from './app.module.js';
 import { BODY_LIMIT } from './common/body-limit.js';
 import { assignRequestId } from './common/request-id.js';
+import { answerUnknownRoute } from './common/unknown-route.js';
 import { requireJsonBody } from './common/require-json-body.js';
 import type { AppConfig } from './config/app-config.js';
 import { enabledLogLevels } from './config/log-levels.js';
 
 export const API_PREFIX = 'api/cloud';
 
-/** The app as main.ts serves it and as the e2e suites test it: same module, same HTTP pipeline. */
+/** The app, initialised, as main.ts serves it and as the e2e suites test it: same module, same HTTP pipeline. */
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
@@ -24,6 +25,8 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.use(requireJsonBody);
   app.useBodyParser('json', { limit: BODY_LIMIT });
   setUpOpenApi(app);
+  await app.init();
+  app.use(answerUnknownRoute);
   return app;
 }
 

@@ -36,8 +36,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const request = host.switchToHttp().getRequest<Request>();
     const response = host.switchToHttp().getResponse<Response>();
     const { status, message } = this.describe(exception, request);
-    if (response.headersSent) return;
-    response.status(status).json({ error: STATUS_CODES[status] ?? 'Error', message });
+    if (!response.headersSent) sendError(response, status, message);
   }
 
   private describe(exception: unknown, request: Request): ErrorReply {
@@ -58,6 +57,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
     );
     return { status: 500, message: `An unexpected error occurred (request id ${request.id})` };
   }
+}
+
+/** The one error body of the service: `error` is the reason phrase of the status. */
+export function sendError(response: Response, status: number, message: string): void {
+  response.status(status).json({ error: STATUS_CODES[status] ?? 'Error', message });
 }
 
 function httpExceptionMessage(exception: HttpException): string {

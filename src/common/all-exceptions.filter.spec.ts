@@ -1,0 +1,59 @@
+import { jest } from '@jest/globals';
+import { type ArgumentsHost, Logger } from '@nestjs/common';
+import { AllExceptionsFilter } from './all-exceptions.filter.js';
+import { ConflictError, NotFoundError } from './errors.js';
+
+function reply(exception: unknown) {
+  const sent: { status?: number; body?: unknown } = {};
+  const response = {
+    headersSent: false,
+    status(code: number) {
+      sent.status = code;
+      return this;
+    },
+    json(body: unknown) {
+      sent.body = body;
+    },
+  };
+  const host = {
+    switchToHttp: () => ({ getRequest: () => ({ id: 'req-1', method: 'GET', path: '/x' }), getResponse: () => response }),
+  } as unknown as ArgumentsHost;
+  new AllExceptionsFilter().catch(exception, host);
+  return sent;
+}
+
+describe('AllExceptionsFilter', () => {
+  let logged: string[];
+
+  beforeEach(() => {
+    logged = [];
+    jest.spyOn(Logger.prototype, 'error').mockImplementation((...args: unknown[]) => {
+      logged.push(args.map(String).join(' '));
+    });
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  it('maps domain errors to their statuses', () => {
+    expect(reply(new NotFoundError('Tool'))).toEqual({ status: 404, body: { error: 'Not Found', message: 'Tool not found' } });
+    expect(reply(new ConflictError('in use'))).toEqual({ status: 409, body: { error: 'Conflict', message: 'in use' } });
+  });
+
+  it('answers an unexpected error with a generic 500 that names the request id, and logs the stack', () => {
+    const sent = reply(new Error('password=hunter2 leaked in a driver message'));
+    expect(sent).toEqual({
+      status: 500,
+      body: { error: 'Internal Server Error', message: 'An unexpected error occurred (request id req-1)' },
+    });
+    expect(JSON.stringify(sent.body)).not.toContain('hunter2');
+    expect(logged.join('\n')).toContain('req-1');
+    expect(logged.join('\n')).toContain('at ');
+  });
+
+  it('answers 503 when the database cannot be reached', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    expect(reply(refused)).toEqual({
+      status: 503,
+      body: { error: 'Service Unavailable', message: 'The database cannot be reached; try again shortly' },
+    });
+  });
+});

@@ -1,0 +1,116 @@
+import { DataSource } from 'typeorm';
+import { bearer, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+
+const API_KEYS = '/api/cloud/api-keys';
+
+describe('HTTP pipeline', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    await t.reset();
+  });
+  afterAll(() => t.close());
+
+  it('answers malformed JSON with 400 {error, message}', async () => {
+    const response = await t.http.post(API_KEYS).set(bearer(PRIVATE_KEY)).set('Content-Type', 'application/json').send('{"name": ').expect(400);
+    expect(response.body).toEqual({ error: 'Bad Request', message: expect.stringMatching(/^Malformed JSON body: /) });
+  });
+
+  it('answers a body over 1 MB with 413 {error, message}', async () => {
+    const response = await t.http
+      .post(API_KEYS)
+      .set(bearer(PRIVATE_KEY))
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ name: 'x'.repeat(1_100_000) }))
+      .expect(413);
+    expect(response.body).toEqual({ error: 'Payload Too Large', message: 'The request body is larger than the 1mb limit' });
+  });
+
+  it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/xml'])(
+    'answers a %s body with 415 {error, message} and creates nothing',
+    async (type) => {
+      const response = await t.http.post(API_KEYS).set(bearer(PRIVATE_KEY)).set('Content-Type', type).send('name=x').expect(415);
+      expect(response.body).toEqual({ error: 'Unsupported Media Type', message: expect.stringContaining('application/json') });
+      const listed = await t.http.get(API_KEYS).set(bearer(PRIVATE_KEY)).expect(200);
+      expect(listed.body.apiKeys).toHaveLength(1);
+    },
+  );
+
+  it('accepts application/json with a charset', async () => {
+    await t.http.post(API_KEYS).set(bearer(PRIVATE_KEY)).set('Content-Type', 'application/json; charset=utf-8').send('{"name":"charset"}').expect(201);
+  });
+
+  it('answers a JSON body that is not an object with 400', async () => {
+    const response = await t.http.post(API_KEYS).set(bearer(PRIVATE_KEY)).set('Content-Type', 'application/json').send('"just a string"').expect(400);
+    expect(response.body).toEqual({ error: 'Bad Request', message: expect.any(String) });
+  });
+
+  it.each([
+    ['an unknown route under the prefix', '/api/cloud/nothing-here'],
+    ['an unknown route outside it', '/nothing-here'],
+    ['a route without the prefix', '/api-keys'],
+  ])('answers %s with 404 {error, message}', async (_, path) => {
+    const response = await t.http.get(path).set(bearer(PRIVATE_KEY)).expect(404);
+    expect(response.body).toEqual({ error: 'Not Found', message: expect.any(String) });
+  });
+
+  it('answers a known path with an unsupported method with 404 {error, message}', async () => {
+    const response = await t.http.put(API_KEYS).set(bearer(PRIVATE_KEY)).send({}).expect(404);
+    expect(response.body).toEqual({ error: 'Not Found', message: expect.any(String) });
+  });
+
+  it('gives every response an X-Request-Id, keeping a well-formed one from the caller', async () => {
+    const made = await t.http.get('/health').expect(200);
+    expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const kept = await t.http.get(API_KEYS).set('X-Request-Id', 'trace-123').expect(401);
+    expect(kept.headers['x-request-id']).toBe('trace-123');
+    const replaced = await t.http.get(API_KEYS).set('X-Request-Id', 'bad id with spaces').expect(401);
+    expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('serves /health without a key', async () => {
+    const response = await t.http.get('/health').expect(200);
+    expect(response.body).toEqual({ status: 'ok' });
+  });
+
+  it('serves Swagger UI at /docs and the OpenAPI document at /docs-json', async () => {
+    const ui = await t.http.get('/docs').redirects(1).expect(200);
+    expect(ui.text).toContain('swagger-ui');
+
+    const { body: document } = await t.http.get('/docs-json').expect(200);
+    expect(document.openapi).toMatch(/^3\./);
+    expect(document.components.securitySchemes.bearer).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
+    expect(Object.keys(document.paths).sort()).toEqual([
+      '/api/cloud/api-keys',
+      '/api/cloud/api-keys/{apiKeyId}',
+      '/api/cloud/workspaces',
+      '/health',
+    ]);
+    const create = document.paths['/api/cloud/api-keys'].post;
+    expect(create.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/CreateApiKeyDto');
+    expect(create.responses['201'].content['application/json'].schema.$ref).toBe('#/components/schemas/ApiKeyEnvelopeDto');
+    for (const status of ['400', '401', '403', '413', '415', '500', '503']) {
+      expect(create.responses[status].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorResponseDto');
+    }
+    expect(create.security).toEqual([{ bearer: [] }]);
+    expect(document.components.schemas.CreateApiKeyDto.properties.type.enum).toEqual(['PUBLIC', 'PRIVATE']);
+    expect(document.components.schemas.ApiKeyEnvelopeDto.required).toEqual(['apiKey']);
+    expect(document.components.schemas.ErrorResponseDto.required).toEqual(['error', 'message']);
+  });
+});
+
+describe('when the database is down', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    await t.app.get(DataSource).destroy();
+  });
+  afterAll(() => t.close());
+
+  it('/health answers 503 {error, message}', async () => {
+    const response = await t.http.get('/health').expect(503);
+    expect(response.body).toEqual({ error: 'Service Unavailable', message: 'The database cannot be reached' });
+  });
+});

@@ -1,0 +1,99 @@
+import { jest } from '@jest/globals';
+import { DataSource } from 'typeorm';
+import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
+import { bearer, ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+
+const count = async (t: TestApp, table: string) =>
+  Number((await t.app.get(DataSource).query(`SELECT count(*) AS n FROM ${table}`))[0].n);
+
+describe('Start-up', () => {
+  let database: FreshDatabase;
+
+  beforeEach(async () => {
+    database = await freshDatabase();
+  });
+  afterEach(() => database.drop());
+
+  it('bootstraps an empty database with one organization, one workspace and two working keys', async () => {
+    const t = await startTestApp(database.env);
+    try {
+      expect(await count(t, 'organizations')).toBe(1);
+      expect(await count(t, 'workspaces')).toBe(1);
+      expect(await count(t, 'api_keys')).toBe(2);
+      const workspaces = await t.http.get('/api/cloud/workspaces').set(bearer(ORGANIZATION_KEY)).expect(200);
+      expect(workspaces.body.workspaces.map((w: { name: string }) => w.name)).toEqual(['Default workspace']);
+      const keys = await t.http.get('/api/cloud/api-keys').set(bearer(PRIVATE_KEY)).expect(200);
+      expect(keys.body.apiKeys.map((k: { type: string }) => k.type)).toEqual(['PRIVATE']);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('prints generated keys once, and they work', async () => {
+    const printed: string[] = [];
+    const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      printed.push(String(chunk));
+      return true;
+    });
+    let t: TestApp;
+    try {
+      t = await startTestApp({ ...database.env, BOOTSTRAP_ORGANIZATION_KEY: '', BOOTSTRAP_PRIVATE_KEY: '' });
+    } finally {
+      spy.mockRestore();
+    }
+    try {
+      const output = printed.join('');
+      const organizationKey = /ORGANIZATION +(ok_[A-Za-z0-9_-]{43})/.exec(output)?.[1];
+      const privateKey = /PRIVATE +(sk_[A-Za-z0-9_-]{43})/.exec(output)?.[1];
+      expect(organizationKey).toBeDefined();
+      expect(privateKey).toBeDefined();
+      await t.http.get('/api/cloud/workspaces').set(bearer(organizationKey!)).expect(200);
+      await t.http.post('/api/cloud/api-keys').set(bearer(privateKey!)).send({ name: 'first' }).expect(201);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('keeps every write across a restart and does not bootstrap again', async () => {
+    const first = await startTestApp(database.env);
+    const created = await first.http.post('/api/cloud/api-keys').set(bearer(PRIVATE_KEY)).send({ name: 'survivor' }).expect(201);
+    await first.close();
+
+    const second = await startTestApp(database.env);
+    try {
+      const listed = await second.http.get('/api/cloud/api-keys').set(bearer(PRIVATE_KEY)).expect(200);
+      expect(listed.body.apiKeys).toContainEqual(created.body.apiKey);
+      expect(await count(second, 'organizations')).toBe(1);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('bootstraps once when many callers race on an empty database', async () => {
+    const t = await startTestApp(database.env);
+    try {
+      await t.reset();
+      await t.app.get(DataSource).query('TRUNCATE organizations CASCADE');
+      const { BootstrapService } = await import('../../src/bootstrap/bootstrap.service.js');
+      const results = await Promise.all(Array.from({ length: 8 }, () => t.app.get(BootstrapService).ensureBootstrapped()));
+      expect(results.filter((keys) => keys !== null)).toHaveLength(1);
+      expect(await count(t, 'organizations')).toBe(1);
+      expect(await count(t, 'api_keys')).toBe(2);
+    } finally {
+      await t.close();
+    }
+  });
+
+  (onPostgresServer ? it : it.skip)('two replicas starting at once on a new database both come up, with one organization', async () => {
+    const [a, b] = await Promise.all([startTestApp(database.env), startTestApp(database.env)]);
+    try {
+      await a.http.get('/health').expect(200);
+      await b.http.get('/health').expect(200);
+      expect(await count(a, 'organizations')).toBe(1);
+      expect(await count(a, 'migrations')).toBe(1);
+      await b.http.get('/api/cloud/api-keys').set(bearer(PRIVATE_KEY)).expect(200);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});
