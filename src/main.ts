@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
+import type { AddressInfo } from 'node:net';
 import { closeGracefullyOnSignals, createApp } from './app.factory.js';
 import { AppConfig, ConfigError } from './config/app-config.js';
 
@@ -17,4 +18,5 @@ const config = loadConfig();
 const app = await createApp(config);
 closeGracefullyOnSignals(app);
 await app.listen(config.port);
-new Logger('Main').log(`Listening on port ${config.port}; Swagger UI at /docs`);
+const { port } = app.getHttpServer().address() as AddressInfo;
+new Logger('Main').log(`Listening on port ${port}; Swagger UI at /docs`);

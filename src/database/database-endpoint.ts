@@ -1,4 +1,4 @@
-import { Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config.js';
 import { POOL_SIZE } from './data-source-options.js';
 import { EmbeddedPostgres } from './embedded-postgres.js';
@@ -7,7 +7,7 @@ import { EmbeddedPostgres } from './embedded-postgres.js';
 const EMBEDDED_SPARE_CONNECTIONS = 4;
 
 /** Where the database is: the server of DATABASE_URL, or an embedded one this process runs. */
-export class DatabaseEndpoint implements OnApplicationShutdown {
+export class DatabaseEndpoint {
   private static readonly logger = new Logger('Database');
 
   private constructor(
@@ -22,7 +22,8 @@ export class DatabaseEndpoint implements OnApplicationShutdown {
     return new DatabaseEndpoint(embedded.url, embedded);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Stops the embedded server, if any; call it only once the pool is closed. */
+  async close(): Promise<void> {
     await this.embedded?.stop();
   }
 }

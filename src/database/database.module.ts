@@ -1,5 +1,6 @@
-import { Module } from '@nestjs/common';
+import { Module, type OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { DatabaseEndpoint } from './database-endpoint.js';
 import { dataSourceOptions } from './data-source-options.js';
@@ -13,6 +14,7 @@ class DatabaseEndpointModule {}
 
 @Module({
   imports: [
+    DatabaseEndpointModule,
     TypeOrmModule.forRootAsync({
       imports: [DatabaseEndpointModule],
       inject: [DatabaseEndpoint],
@@ -21,4 +23,18 @@ class DatabaseEndpointModule {}
   ],
   providers: [SchemaMigrator],
 })
-export class DatabaseModule {}
+export class DatabaseModule implements OnApplicationShutdown {
+  constructor(
+    private readonly endpoint: DatabaseEndpoint,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  /**
+   * The embedded server must outlive the pool's last connection, but Nest shuts TypeORM's global
+   * module down after this one: so the pool is closed here first, and TypeORM finds it closed.
+   */
+  async onApplicationShutdown(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    await this.endpoint.close();
+  }
+}
