@@ -27,7 +27,7 @@ export class ApiKeysController {
       'With an organization key: creates a key of `type` in the workspace `workspaceId` of the organization. ' +
       'The response carries the generated `value`; a PRIVATE key’s value is shown only here.',
   })
-  @ApiCreatedResponse({ type: ApiKeyEnvelopeDto })
+  @ApiCreatedResponse({ description: 'The new key, with its value', type: ApiKeyEnvelopeDto })
   @ApiErrorResponses(400, 403, 413, 415)
   async create(@CurrentPrincipal() caller: Principal, @Body() dto: CreateApiKeyDto): Promise<ApiKeyEnvelopeDto> {
     const { key, value } = await this.apiKeys.create(caller, dto);
@@ -36,7 +36,7 @@ export class ApiKeysController {
 
   @Get()
   @ApiOperation({ summary: 'List the API keys of the workspace', description: 'PUBLIC and PRIVATE keys; `value` only for PUBLIC keys.' })
-  @ApiOkResponse({ type: ApiKeyListDto })
+  @ApiOkResponse({ description: 'The keys, oldest first', type: ApiKeyListDto })
   @ApiErrorResponses(403)
   async list(@CurrentWorkspace() workspaceId: string): Promise<ApiKeyListDto> {
     const keys = await this.apiKeys.list(workspaceId);
@@ -46,7 +46,7 @@ export class ApiKeysController {
   @Patch(':apiKeyId')
   @ApiOperation({ summary: 'Rename an API key' })
   @ApiParam({ name: 'apiKeyId', format: 'uuid' })
-  @ApiOkResponse({ type: ApiKeyEnvelopeDto })
+  @ApiOkResponse({ description: 'The renamed key', type: ApiKeyEnvelopeDto })
   @ApiErrorResponses(400, 403, 404, 413, 415)
   async update(
     @CurrentWorkspace() workspaceId: string,
@@ -59,7 +59,7 @@ export class ApiKeysController {
   @Delete(':apiKeyId')
   @ApiOperation({ summary: 'Revoke an API key', description: 'Deletes the key; it stops authenticating at once.' })
   @ApiParam({ name: 'apiKeyId', format: 'uuid' })
-  @ApiOkResponse({ type: ApiKeyEnvelopeDto })
+  @ApiOkResponse({ description: 'The revoked key', type: ApiKeyEnvelopeDto })
   @ApiErrorResponses(403, 404)
   async revoke(@CurrentWorkspace() workspaceId: string, @Param('apiKeyId', apiKeyId) id: string): Promise<ApiKeyEnvelopeDto> {
     return { apiKey: ApiKeyResponseDto.from(await this.apiKeys.revoke(workspaceId, id)) };

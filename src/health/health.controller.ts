@@ -21,8 +21,8 @@ export class HealthController {
 
   @Get()
   @ApiOperation({ summary: 'Liveness and readiness: 200 when the database answers, 503 when not. No API key.' })
-  @ApiOkResponse({ type: HealthDto })
-  @ApiServiceUnavailableResponse({ type: ErrorResponseDto })
+  @ApiOkResponse({ description: 'The database answers', type: HealthDto })
+  @ApiServiceUnavailableResponse({ description: 'The database cannot be reached', type: ErrorResponseDto })
   async check(): Promise<HealthDto> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {

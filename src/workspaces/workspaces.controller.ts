@@ -16,7 +16,7 @@ export class WorkspacesController {
 
   @Post()
   @ApiOperation({ summary: 'Create a workspace in the organization of the key' })
-  @ApiCreatedResponse({ type: WorkspaceEnvelopeDto })
+  @ApiCreatedResponse({ description: 'The new workspace', type: WorkspaceEnvelopeDto })
   @ApiErrorResponses(400, 403, 413, 415)
   async create(@CurrentPrincipal() caller: Principal, @Body() dto: CreateWorkspaceDto): Promise<WorkspaceEnvelopeDto> {
     return { workspace: WorkspaceResponseDto.from(await this.workspaces.create(caller.organizationId, dto.name)) };
@@ -24,7 +24,7 @@ export class WorkspacesController {
 
   @Get()
   @ApiOperation({ summary: 'List the workspaces of the organization of the key' })
-  @ApiOkResponse({ type: WorkspaceListDto })
+  @ApiOkResponse({ description: 'The workspaces, oldest first', type: WorkspaceListDto })
   @ApiErrorResponses(403)
   async list(@CurrentPrincipal() caller: Principal): Promise<WorkspaceListDto> {
     const workspaces = await this.workspaces.list(caller.organizationId);

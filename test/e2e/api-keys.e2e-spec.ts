@@ -22,6 +22,12 @@ describe('API keys', () => {
   afterAll(() => t.close());
   beforeEach(() => t.reset());
 
+  const createPrivateKeyInSecondWorkspace = async (name: string) => {
+    const { workspaceId } = await seedSecondWorkspace(t.http);
+    const created = await t.http.post(API_KEYS).set(bearer(ORGANIZATION_KEY)).send({ name, type: 'PRIVATE', workspaceId }).expect(201);
+    return created.body.apiKey;
+  };
+
   const createPublicKey = async (name = 'Website widget', key = PRIVATE_KEY) =>
     (await t.http.post(API_KEYS).set(bearer(key)).send({ name }).expect(201)).body.apiKey;
 
@@ -92,14 +98,8 @@ describe('API keys', () => {
       expect(inTheDefaultWorkspace.body.apiKeys).not.toContainEqual(response.body.apiKey);
     });
 
-    it('creates a PRIVATE key whose value is shown once and works in that workspace only', async () => {
-      const { workspaceId } = await seedSecondWorkspace(t.http);
-      const created = await t.http
-        .post(API_KEYS)
-        .set(bearer(ORGANIZATION_KEY))
-        .send({ name: 'Automation', type: 'PRIVATE', workspaceId })
-        .expect(201);
-      const { value, ...rest } = created.body.apiKey;
+    it('creates a PRIVATE key whose value is shown once and which acts in that workspace', async () => {
+      const { value, ...rest } = await createPrivateKeyInSecondWorkspace('Automation');
       expect(value).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
       expect(rest.type).toBe('PRIVATE');
 
@@ -109,20 +109,15 @@ describe('API keys', () => {
     });
 
     it('stores secret kinds only as a digest', async () => {
-      const { workspaceId } = await seedSecondWorkspace(t.http);
-      const created = await t.http
-        .post(API_KEYS)
-        .set(bearer(ORGANIZATION_KEY))
-        .send({ name: 'Automation', type: 'PRIVATE', workspaceId })
-        .expect(201);
+      const created = await createPrivateKeyInSecondWorkspace('Automation');
       const rows: { value: string | null; digest: string }[] = await t.app
         .get(DataSource)
-        .query('SELECT value, digest FROM api_keys WHERE id = $1', [created.body.apiKey.id]);
+        .query('SELECT value, digest FROM api_keys WHERE id = $1', [created.id]);
       expect(rows).toEqual([{ value: null, digest: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
       const secrets: { count: string }[] = await t.app
         .get(DataSource)
         .query(`SELECT count(*) FROM api_keys WHERE value = ANY($1) OR digest = ANY($1)`, [
-          [created.body.apiKey.value, PRIVATE_KEY, ORGANIZATION_KEY],
+          [created.value, PRIVATE_KEY, ORGANIZATION_KEY],
         ]);
       expect(secrets[0].count).toBe('0');
     });
@@ -238,13 +233,7 @@ describe('API keys', () => {
 
   describe('DELETE /api-keys/{apiKeyId}', () => {
     it('returns the deleted key, which stops working at once', async () => {
-      const { workspaceId } = await seedSecondWorkspace(t.http);
-      const created = await t.http
-        .post(API_KEYS)
-        .set(bearer(ORGANIZATION_KEY))
-        .send({ name: 'Short-lived', type: 'PRIVATE', workspaceId })
-        .expect(201);
-      const { value, ...key } = created.body.apiKey;
+      const { value, ...key } = await createPrivateKeyInSecondWorkspace('Short-lived');
       await t.http.get(API_KEYS).set(bearer(value)).expect(200);
 
       const deleted = await t.http.delete(`${API_KEYS}/${key.id}`).set(bearer(value)).expect(200);

@@ -1,11 +1,9 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { TimestampedEntity } from '../../database/timestamped.entity.js';
 import { ApiKeyType } from '../api-key-type.js';
 
 @Entity('api_keys')
-export class ApiKey {
-  @PrimaryGeneratedColumn('uuid')
-  id: string;
-
+export class ApiKey extends TimestampedEntity {
   @Column({ name: 'organization_id', type: 'uuid' })
   organizationId: string;
 
@@ -25,10 +23,4 @@ export class ApiKey {
 
   @Column({ type: 'text', select: false })
   digest: string;
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
-
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
-  updatedAt: Date;
 }

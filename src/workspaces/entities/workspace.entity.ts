@@ -1,19 +1,11 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { TimestampedEntity } from '../../database/timestamped.entity.js';
 
 @Entity('workspaces')
-export class Workspace {
-  @PrimaryGeneratedColumn('uuid')
-  id: string;
-
+export class Workspace extends TimestampedEntity {
   @Column({ name: 'organization_id', type: 'uuid' })
   organizationId: string;
 
   @Column({ type: 'text' })
   name: string;
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
-
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
-  updatedAt: Date;
 }
