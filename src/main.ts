@@ -14,9 +14,15 @@ function loadConfig(): AppConfig {
   }
 }
 
+const logger = new Logger('Main');
 const config = loadConfig();
-const app = await createApp(config);
-closeGracefullyOnSignals(app);
-await app.listen(config.port);
-const { port } = app.getHttpServer().address() as AddressInfo;
-new Logger('Main').log(`Listening on port ${port}; Swagger UI at /docs`);
+try {
+  const app = await createApp(config);
+  closeGracefullyOnSignals(app);
+  await app.listen(config.port);
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  logger.log(`Listening on port ${port}; Swagger UI at /docs`);
+} catch (error) {
+  logger.fatal(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}

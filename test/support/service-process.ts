@@ -1,0 +1,50 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { resolve } from 'node:path';
+
+const ENTRY = resolve('dist/main.js');
+const START_TIMEOUT_MS = 60_000;
+
+/** The built service run as its container runs it: `node dist/main.js` with a given environment. */
+export class ServiceProcess {
+  output = '';
+  private exited: Promise<number | null>;
+
+  private constructor(private readonly child: ChildProcess) {
+    child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    this.exited = once(child, 'exit').then(([code]) => code as number | null);
+  }
+
+  /** Spawns the service on a free port; resolves once it listens. `PATH` is kept, nothing else leaks in. */
+  static async start(env: NodeJS.ProcessEnv): Promise<ServiceProcess & { port: number }> {
+    const service = ServiceProcess.spawn(env);
+    const port = await service.listeningPort();
+    return Object.assign(service, { port });
+  }
+
+  static spawn(env: NodeJS.ProcessEnv): ServiceProcess {
+    return new ServiceProcess(spawn(process.execPath, [ENTRY], { env: { PATH: process.env.PATH, PORT: '0', ...env } }));
+  }
+
+  exitCode(): Promise<number | null> {
+    return this.exited;
+  }
+
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+    if (this.child.exitCode === null) this.child.kill(signal);
+    return this.exited;
+  }
+
+  private async listeningPort(): Promise<number> {
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    while (Date.now() < deadline) {
+      const port = /Listening on port (\d+)/.exec(this.output)?.[1];
+      if (port !== undefined) return Number(port);
+      if (this.child.exitCode !== null) break;
+      await new Promise((done) => setTimeout(done, 100));
+    }
+    await this.stop('SIGKILL');
+    throw new Error(`The service did not start:\n${this.output}`);
+  }
+}
