@@ -42,7 +42,7 @@ export class ApiKeysService {
     if (dto.type !== undefined && dto.type !== ApiKeyType.PUBLIC) {
       throw new ForbiddenError('A private API key can create only PUBLIC keys; use an organization key');
     }
-    return this.issue(caller.organizationId, caller.workspaceId!, ApiKeyType.PUBLIC, dto.name);
+    return this.issue(caller.organizationId, caller.workspaceId, ApiKeyType.PUBLIC, dto.name);
   }
 
   list(workspaceId: string): Promise<ApiKey[]> {
@@ -62,15 +62,16 @@ export class ApiKeysService {
     return key;
   }
 
-  private async createForOrganization(organizationId: string, dto: CreateApiKeyDto): Promise<IssuedApiKey> {
-    const missing = (['type', 'workspaceId'] as const).filter((field) => dto[field] === undefined);
-    if (missing.length > 0) {
-      throw new ValidationError(`${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} required with an organization API key`);
+  private async createForOrganization(organizationId: string, { name, type, workspaceId }: CreateApiKeyDto): Promise<IssuedApiKey> {
+    if (type === undefined || workspaceId === undefined) {
+      const missing = [type === undefined ? 'type' : [], workspaceId === undefined ? 'workspaceId' : []].flat();
+      const verb = missing.length > 1 ? 'are' : 'is';
+      throw new ValidationError(`${missing.join(' and ')} ${verb} required with an organization API key`);
     }
-    if (!(await this.workspaces.belongsToOrganization(organizationId, dto.workspaceId!))) {
+    if (!(await this.workspaces.belongsToOrganization(organizationId, workspaceId))) {
       throw new ValidationError('workspaceId does not name a workspace of this organization');
     }
-    return this.issue(organizationId, dto.workspaceId!, dto.type!, dto.name);
+    return this.issue(organizationId, workspaceId, type, name);
   }
 
   private async issue(organizationId: string, workspaceId: string, type: ApiKeyType, name: string): Promise<IssuedApiKey> {

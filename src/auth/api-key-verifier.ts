@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
+import { ApiKeyType } from '../api-keys/api-key-type.js';
 import { ApiKey } from '../api-keys/entities/api-key.entity.js';
 import { digestApiKey, looksLikeApiKey } from './api-key-material.js';
 import type { Principal } from './principal.js';
@@ -17,6 +18,10 @@ export class ApiKeyVerifier {
       where: { digest: digestApiKey(value) },
     });
     if (key === null) return null;
-    return { keyId: key.id, type: key.type, organizationId: key.organizationId, workspaceId: key.workspaceId };
+    const { id: keyId, organizationId, workspaceId } = key;
+    // The api_keys_scope_check constraint gives every key but an ORGANIZATION one a workspace.
+    return key.type === ApiKeyType.ORGANIZATION
+      ? { keyId, organizationId, type: key.type, workspaceId: null }
+      : { keyId, organizationId, type: key.type, workspaceId: workspaceId! };
   }
 }

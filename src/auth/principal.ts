@@ -1,12 +1,22 @@
 import type { ApiKeyType } from '../api-keys/api-key-type.js';
 
 /** Who is calling, as established by the API-key guard. */
-export interface Principal {
+export type Principal = OrganizationPrincipal | WorkspacePrincipal;
+
+interface PrincipalBase {
   keyId: string;
-  type: ApiKeyType;
   organizationId: string;
-  /** Null for ORGANIZATION keys. */
-  workspaceId: string | null;
+}
+
+/** An ORGANIZATION key acts on every workspace of its organization, so it has none of its own. */
+export interface OrganizationPrincipal extends PrincipalBase {
+  type: ApiKeyType.ORGANIZATION;
+  workspaceId: null;
+}
+
+export interface WorkspacePrincipal extends PrincipalBase {
+  type: ApiKeyType.PRIVATE | ApiKeyType.PUBLIC;
+  workspaceId: string;
 }
 
 declare module 'express-serve-static-core' {

@@ -7,7 +7,7 @@ import { dataSourceOptions } from './data-source-options.js';
 import { SchemaMigrator } from './schema-migrator.js';
 
 @Module({
-  providers: [{ provide: DatabaseEndpoint, inject: [AppConfig], useFactory: DatabaseEndpoint.open.bind(DatabaseEndpoint) }],
+  providers: [{ provide: DatabaseEndpoint, inject: [AppConfig], useFactory: (config: AppConfig) => DatabaseEndpoint.open(config) }],
   exports: [DatabaseEndpoint],
 })
 class DatabaseEndpointModule {}

@@ -13,13 +13,15 @@ export class SchemaMigrator implements OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     const lockHolder = this.dataSource.createQueryRunner();
-    await lockHolder.connect();
     try {
       await lockHolder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-      const applied = await this.dataSource.runMigrations({ transaction: 'each' });
-      for (const migration of applied) this.logger.log(`Applied ${migration.name}`);
+      try {
+        const applied = await this.dataSource.runMigrations({ transaction: 'each' });
+        for (const migration of applied) this.logger.log(`Applied ${migration.name}`);
+      } finally {
+        await lockHolder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
+      }
     } finally {
-      await lockHolder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
       await lockHolder.release();
     }
   }

@@ -18,7 +18,7 @@ export class WorkspaceScopedRepository<T extends WorkspaceOwned> {
   }
 
   insert(workspaceId: string, values: DeepPartial<T>): Promise<T> {
-    this.scope(workspaceId);
+    requireWorkspace(workspaceId);
     return this.repository.save(this.repository.create({ ...values, workspaceId } as DeepPartial<T>));
   }
 
@@ -37,8 +37,12 @@ export class WorkspaceScopedRepository<T extends WorkspaceOwned> {
   }
 
   private scope(workspaceId: string, where: FindOptionsWhere<T> = {}): FindOptionsWhere<T> {
-    // TypeORM drops `undefined` from a WHERE, which would silently widen the query to every tenant.
-    if (!workspaceId) throw new Error('A workspace id is required to reach workspace data');
+    requireWorkspace(workspaceId);
     return { ...where, workspaceId } as FindOptionsWhere<T>;
   }
+}
+
+/** TypeORM drops `undefined` from a WHERE, which would silently widen a query to every tenant. */
+function requireWorkspace(workspaceId: string): void {
+  if (!workspaceId) throw new Error('A workspace id is required to reach workspace data');
 }
