@@ -11,7 +11,7 @@ import { requireJsonBody } from './common/require-json-body.js';
 import type { AppConfig } from './config/app-config.js';
 import { enabledLogLevels } from './config/log-levels.js';
 
-export const API_PREFIX = 'api/cloud';
+const API_PREFIX = 'api/cloud';
 
 /** The app, initialised, as main.ts serves it and as the e2e suites test it: same module, same HTTP pipeline. */
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
