@@ -64,7 +64,7 @@ export class ApiKeysService {
 
   private async createForOrganization(organizationId: string, { name, type, workspaceId }: CreateApiKeyDto): Promise<IssuedApiKey> {
     if (type === undefined || workspaceId === undefined) {
-      const missing = [type === undefined ? 'type' : [], workspaceId === undefined ? 'workspaceId' : []].flat();
+      const missing = Object.entries({ type, workspaceId }).flatMap(([field, value]) => (value === undefined ? [field] : []));
       const verb = missing.length > 1 ? 'are' : 'is';
       throw new ValidationError(`${missing.join(' and ')} ${verb} required with an organization API key`);
     }

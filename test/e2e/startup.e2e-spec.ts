@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import { DataSource } from 'typeorm';
+import { BootstrapService } from '../../src/bootstrap/bootstrap.service.js';
 import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
 import { bearer, ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -72,9 +73,7 @@ describe('Start-up', () => {
   it('bootstraps once when many callers race on an empty database', async () => {
     const t = await startTestApp(database.env);
     try {
-      await t.reset();
       await t.app.get(DataSource).query('TRUNCATE organizations CASCADE');
-      const { BootstrapService } = await import('../../src/bootstrap/bootstrap.service.js');
       const results = await Promise.all(Array.from({ length: 8 }, () => t.app.get(BootstrapService).ensureBootstrapped()));
       expect(results.filter((keys) => keys !== null)).toHaveLength(1);
       expect(await count(t, 'organizations')).toBe(1);
