@@ -1,6 +1,7 @@
 import { type DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ApiKeysModule } from './api-keys/api-keys.module.js';
+import { AssistantsModule } from './assistants/assistants.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { BootstrapModule } from './bootstrap/bootstrap.module.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
@@ -8,7 +9,11 @@ import { validationExceptionFactory } from './common/validation-exception.factor
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
+import { FunctionsModule } from './functions/functions.module.js';
 import { HealthModule } from './health/health.module.js';
+import { InitialMessagesModule } from './initial-messages/initial-messages.module.js';
+import { McpServersModule } from './mcp-servers/mcp-servers.module.js';
+import { ToolsModule } from './tools/tools.module.js';
 import { WorkspacesModule } from './workspaces/workspaces.module.js';
 
 @Module({})
@@ -24,6 +29,11 @@ export class AppModule {
         HealthModule,
         WorkspacesModule,
         ApiKeysModule,
+        AssistantsModule,
+        ToolsModule,
+        McpServersModule,
+        FunctionsModule,
+        InitialMessagesModule,
       ],
       providers: [
         {

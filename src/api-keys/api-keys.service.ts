@@ -50,14 +50,14 @@ export class ApiKeysService {
   }
 
   async rename(workspaceId: string, apiKeyId: string, name: string): Promise<ApiKey> {
-    const key = await this.keys.update(workspaceId, apiKeyId, { name });
+    const key = await this.keys.update(workspaceId, { id: apiKeyId }, { name });
     if (key === null) throw new NotFoundError('API key');
     return key;
   }
 
   /** Deletes the key; it stops authenticating at once. */
   async revoke(workspaceId: string, apiKeyId: string): Promise<ApiKey> {
-    const key = await this.keys.delete(workspaceId, apiKeyId);
+    const key = await this.keys.delete(workspaceId, { id: apiKeyId });
     if (key === null) throw new NotFoundError('API key');
     return key;
   }

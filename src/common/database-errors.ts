@@ -27,3 +27,17 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+const FOREIGN_KEY_VIOLATION = '23503';
+
+/**
+ * Rethrows PostgreSQL's refusal of a write on one of the named foreign keys as the domain error
+ * mapped to it, and anything else unchanged. The database is the final judge of references:
+ * a check made before the write could be outrun by a concurrent delete.
+ */
+export function translateForeignKeyViolation(error: unknown, errorsByConstraint: Record<string, () => Error>): never {
+  const driverError = (error as { driverError?: { code?: unknown; constraint?: unknown } } | null)?.driverError;
+  const constraint = driverError?.code === FOREIGN_KEY_VIOLATION ? String(driverError.constraint) : undefined;
+  const translated = constraint === undefined ? undefined : errorsByConstraint[constraint];
+  throw translated === undefined ? error : translated();
+}

@@ -14,9 +14,15 @@ function flatten(errors: ClassValidatorError[], parentPath: string): string[] {
   });
 }
 
+/** class-validator's message for a nested value (or an item of a nested list) that is not an object. */
+const NOT_AN_OBJECT = /nested property \S+ must be either object or array$/;
+
 /** class-validator's messages start with the bare property name; a nested field needs its full path. */
 function withPath(text: string, property: string, path: string): string {
+  if (NOT_AN_OBJECT.test(text)) return `${path} must be an object`;
   if (text.startsWith(`${property} `)) return `${path}${text.slice(property.length)}`;
-  if (text.startsWith(`property ${property} `)) return `property ${path}${text.slice(`property ${property}`.length)}`;
+  for (const lead of ['property ', 'each value in ']) {
+    if (text.startsWith(`${lead}${property} `)) return `${lead}${path}${text.slice(`${lead}${property}`.length)}`;
+  }
   return `${path}: ${text}`;
 }

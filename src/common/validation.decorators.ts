@@ -1,8 +1,27 @@
 import { applyDecorators } from '@nestjs/common';
-import { IsString, Length, Matches } from 'class-validator';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsInt,
+  IsObject,
+  IsString,
+  isURL,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  registerDecorator,
+  ValidateIf,
+  ValidateNested,
+  type ValidationArguments,
+} from 'class-validator';
 
 /** PostgreSQL text cannot hold NUL; refusing it here keeps such input a 400 rather than a failed query. */
 export const NO_NUL = /^[^\u0000]*$/;
+
+const NO_NUL_MESSAGE = { message: ({ property }: ValidationArguments) => `${property} must not contain NUL characters` };
 
 /** A human label: 1 to 255 characters, not only blanks. */
 export function IsLabel(): PropertyDecorator {
@@ -10,6 +29,104 @@ export function IsLabel(): PropertyDecorator {
     IsString(),
     Length(1, 255),
     Matches(/\S/, { message: ({ property }) => `${property} must not be blank` }),
-    Matches(NO_NUL, { message: ({ property }) => `${property} must not contain NUL characters` }),
+    Matches(NO_NUL, NO_NUL_MESSAGE),
   );
+}
+
+/** Free text of `min` to `max` characters. */
+export function IsText(min: number, max: number): PropertyDecorator {
+  return applyDecorators(IsString(), Length(min, max), Matches(NO_NUL, NO_NUL_MESSAGE));
+}
+
+/*
+ * Rules stacked on one property run bottom-up, and with `stopAtFirstError` only the first
+ * failure is reported; the combinations below keep the type check first, so a wrong type is
+ * reported as such rather than as a failed bound.
+ */
+
+/** An integer from `min` to `max`. */
+export function IsIntegerIn(min: number, max: number): PropertyDecorator {
+  return applyDecorators(IsInt(), Min(min), Max(max));
+}
+
+/** Up to `maxItems` strings, each of 1 to `maxLength` characters. */
+export function IsTextList(maxItems: number, maxLength: number): PropertyDecorator {
+  return applyDecorators(
+    IsArray(),
+    ArrayMaxSize(maxItems),
+    IsString({ each: true }),
+    Length(1, maxLength, { each: true }),
+    Matches(NO_NUL, { each: true, message: ({ property }) => `each value in ${property} must not contain NUL characters` }),
+  );
+}
+
+/** Up to `maxItems` objects, each validated as an instance of `itemType`. */
+export function IsListOf(itemType: () => Function, maxItems: number): PropertyDecorator {
+  return applyDecorators(IsArray(), ArrayMaxSize(maxItems), ValidateNested({ each: true }), Type(itemType));
+}
+
+/** A string of at most `maxLength` characters that satisfies `rule`. */
+export function IsTextWith(maxLength: number, rule: PropertyDecorator): PropertyDecorator {
+  return applyDecorators(IsString(), MaxLength(maxLength), rule);
+}
+
+/**
+ * May be left out, but not sent as null: for fields that must hold a value once stored
+ * (`@IsOptional` would let a null through to a NOT NULL column).
+ */
+export function IsOmittable(): PropertyDecorator {
+  return ValidateIf((_, value) => value !== undefined);
+}
+
+export const MAX_URL_LENGTH = 2048;
+
+/** An absolute http(s) URL with a host; internal host names without a dot are fine. */
+export function IsHttpUrl(): PropertyDecorator {
+  return applyDecorators(
+    IsString(),
+    Length(1, MAX_URL_LENGTH),
+    customRule('isHttpUrl', (value) =>
+      isURL(String(value), { protocols: ['http', 'https'], require_protocol: true, require_tld: false, require_host: true })
+        ? undefined
+        : 'must be an absolute http or https URL',
+    ),
+  );
+}
+
+/**
+ * An object that goes with one value of a discriminator field (a tool's settings for its type,
+ * an MCP server's transport for its transport type): refused beside any other value, and
+ * required with its own when `required`.
+ */
+export function IsVariantOf(discriminator: string, value: string, { required }: { required: boolean }): PropertyDecorator {
+  return applyDecorators(
+    ValidateIf((dto: Record<string, unknown>, own) => own !== undefined || (required && dto[discriminator] === value)),
+    customRule(`isVariantOf${value}`, (own, dto) => {
+      if (dto[discriminator] !== value) return `is accepted only with ${discriminator} ${value}`;
+      return own === undefined ? `is required with ${discriminator} ${value}` : undefined;
+    }),
+    IsObject(),
+    ValidateNested(),
+  );
+}
+
+/**
+ * A synchronous rule whose check returns what is wrong (or undefined when nothing is); the
+ * message is the property name followed by that text, so nested paths can be prefixed.
+ */
+export function customRule(
+  name: string,
+  problemOf: (value: unknown, dto: Record<string, unknown>) => string | undefined,
+): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name,
+      target: target.constructor,
+      propertyName: propertyName as string,
+      validator: {
+        validate: (value: unknown, args: ValidationArguments) => problemOf(value, args.object as Record<string, unknown>) === undefined,
+        defaultMessage: (args: ValidationArguments) =>
+          `${args.property} ${problemOf(args.value, args.object as Record<string, unknown>) ?? 'is invalid'}`,
+      },
+    });
 }

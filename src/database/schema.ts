@@ -1,9 +1,15 @@
 import { ApiKey } from '../api-keys/entities/api-key.entity.js';
+import { Assistant } from '../assistants/entities/assistant.entity.js';
+import { AssistantFunction } from '../functions/entities/assistant-function.entity.js';
+import { InitialMessage } from '../initial-messages/entities/initial-message.entity.js';
+import { McpServer } from '../mcp-servers/entities/mcp-server.entity.js';
+import { Tool } from '../tools/entities/tool.entity.js';
 import { Organization } from '../workspaces/entities/organization.entity.js';
 import { Workspace } from '../workspaces/entities/workspace.entity.js';
 import { InitialSchema1795305600000 } from './migrations/1795305600000-initial-schema.js';
+import { AssistantResources1795392000000 } from './migrations/1795392000000-assistant-resources.js';
 
-export const ENTITIES = [Organization, Workspace, ApiKey];
+export const ENTITIES = [Organization, Workspace, ApiKey, Assistant, Tool, McpServer, AssistantFunction, InitialMessage];
 
 /** In the order they run. A landed migration is never edited: add a new one. */
-export const MIGRATIONS = [InitialSchema1795305600000];
+export const MIGRATIONS = [InitialSchema1795305600000, AssistantResources1795392000000];

@@ -1,4 +1,4 @@
-import type { DeepPartial, FindManyOptions, FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
+import type { DeepPartial, EntityManager, FindManyOptions, FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
 
 type WorkspaceOwned = ObjectLiteral & { id: string; workspaceId: string | null };
 
@@ -9,6 +9,11 @@ type WorkspaceOwned = ObjectLiteral & { id: string; workspaceId: string | null }
 export class WorkspaceScopedRepository<T extends WorkspaceOwned> {
   constructor(private readonly repository: Repository<T>) {}
 
+  /** The same scoping on a transaction's manager. */
+  within(manager: EntityManager): WorkspaceScopedRepository<T> {
+    return new WorkspaceScopedRepository(manager.getRepository<T>(this.repository.target));
+  }
+
   find(workspaceId: string, options: FindManyOptions<T> = {}): Promise<T[]> {
     return this.repository.find({ ...options, where: this.scope(workspaceId, options.where as FindOptionsWhere<T>) });
   }
@@ -17,23 +22,42 @@ export class WorkspaceScopedRepository<T extends WorkspaceOwned> {
     return this.repository.findOneBy(this.scope(workspaceId, where));
   }
 
+  /** Reads the row and holds a write lock on it until the surrounding transaction ends. */
+  lockOneBy(workspaceId: string, where: FindOptionsWhere<T>): Promise<T | null> {
+    return this.repository.findOne({ where: this.scope(workspaceId, where), lock: { mode: 'pessimistic_write' } });
+  }
+
+  exists(workspaceId: string, where: FindOptionsWhere<T>): Promise<boolean> {
+    return this.repository.existsBy(this.scope(workspaceId, where));
+  }
+
   insert(workspaceId: string, values: DeepPartial<T>): Promise<T> {
     requireWorkspace(workspaceId);
     return this.repository.save(this.repository.create({ ...values, workspaceId } as DeepPartial<T>));
   }
 
-  /** Applies the changes to the row of that id in the workspace; returns the updated row, or null if none. */
-  async update(workspaceId: string, id: string, changes: DeepPartial<T>): Promise<T | null> {
-    const where = this.scope(workspaceId, { id } as FindOptionsWhere<T>);
-    const { affected } = await this.repository.update(where, changes as Parameters<Repository<T>['update']>[1]);
-    return affected === 0 ? null : this.repository.findOneBy(where);
+  insertMany(workspaceId: string, values: DeepPartial<T>[]): Promise<T[]> {
+    requireWorkspace(workspaceId);
+    return this.repository.save(values.map((value) => this.repository.create({ ...value, workspaceId } as DeepPartial<T>)));
   }
 
-  /** Deletes the row of that id in the workspace; returns it as it was, or null if none. */
-  async delete(workspaceId: string, id: string): Promise<T | null> {
-    const row = await this.findOneBy(workspaceId, { id } as FindOptionsWhere<T>);
-    if (row !== null) await this.repository.delete(this.scope(workspaceId, { id } as FindOptionsWhere<T>));
+  /** Applies the changes to the matching row of the workspace; returns it updated, or null if none. */
+  async update(workspaceId: string, where: FindOptionsWhere<T>, changes: DeepPartial<T>): Promise<T | null> {
+    const scoped = this.scope(workspaceId, where);
+    const { affected } = await this.repository.update(scoped, changes as Parameters<Repository<T>['update']>[1]);
+    return affected === 0 ? null : this.repository.findOneBy(scoped);
+  }
+
+  /** Deletes the matching row of the workspace; returns it as it was, or null if none. */
+  async delete(workspaceId: string, where: FindOptionsWhere<T>): Promise<T | null> {
+    const row = await this.findOneBy(workspaceId, where);
+    if (row !== null) await this.repository.delete(this.scope(workspaceId, { id: row.id } as FindOptionsWhere<T>));
     return row;
+  }
+
+  /** Deletes every matching row of the workspace. */
+  async deleteAll(workspaceId: string, where: FindOptionsWhere<T>): Promise<void> {
+    await this.repository.delete(this.scope(workspaceId, where));
   }
 
   private scope(workspaceId: string, where: FindOptionsWhere<T> = {}): FindOptionsWhere<T> {

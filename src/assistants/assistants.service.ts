@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { EntityManager, Repository } from 'typeorm';
+import { NotFoundError, ValidationError } from '../common/errors.js';
+import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
+import type { CreateAssistantDto } from './dto/create-assistant.dto.js';
+import type { UpdateAssistantDto } from './dto/update-assistant.dto.js';
+import { Assistant } from './entities/assistant.entity.js';
+
+const ORDER = { createdAt: 'ASC', id: 'ASC' } as const;
+
+@Injectable()
+export class AssistantsService {
+  private readonly assistants: WorkspaceScopedRepository<Assistant>;
+
+  constructor(@InjectRepository(Assistant) repository: Repository<Assistant>) {
+    this.assistants = new WorkspaceScopedRepository(repository);
+  }
+
+  create(workspaceId: string, { name, provider, model, instructions }: CreateAssistantDto): Promise<Assistant> {
+    return this.assistants.insert(workspaceId, { name, provider, model: model ?? null, instructions: instructions ?? null });
+  }
+
+  list(workspaceId: string): Promise<Assistant[]> {
+    return this.assistants.find(workspaceId, { order: ORDER });
+  }
+
+  /** The assistant, or NotFoundError: every route under `/assistants/{id}` starts here. */
+  async get(workspaceId: string, assistantId: string): Promise<Assistant> {
+    return orNotFound(await this.assistants.findOneBy(workspaceId, { id: assistantId }));
+  }
+
+  /** The assistant, write-locked until the transaction of `manager` ends, so changes to what it owns queue up. */
+  async lock(manager: EntityManager, workspaceId: string, assistantId: string): Promise<Assistant> {
+    return orNotFound(await this.assistants.within(manager).lockOneBy(workspaceId, { id: assistantId }));
+  }
+
+  /**
+   * The provider is fixed at creation: the tool types on offer depend on it, so changing it could
+   * leave tools the new provider does not have.
+   */
+  async update(workspaceId: string, assistantId: string, changes: UpdateAssistantDto): Promise<Assistant> {
+    const assistant = await this.get(workspaceId, assistantId);
+    if (changes.provider !== undefined && changes.provider !== assistant.provider) {
+      throw new ValidationError(
+        `provider cannot be changed (it is ${assistant.provider}): the assistant's tools depend on it; create a new assistant instead`,
+      );
+    }
+    if (Object.keys(changes).length === 0) return assistant;
+    return orNotFound(await this.assistants.update(workspaceId, { id: assistantId }, { ...changes }));
+  }
+
+  /** Deletes the assistant and, by cascade in the same statement, everything it owns. */
+  async remove(workspaceId: string, assistantId: string): Promise<Assistant> {
+    return orNotFound(await this.assistants.delete(workspaceId, { id: assistantId }));
+  }
+}
+
+function orNotFound(assistant: Assistant | null): Assistant {
+  if (assistant === null) throw new NotFoundError('Assistant');
+  return assistant;
+}

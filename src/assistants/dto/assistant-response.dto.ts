@@ -1,0 +1,48 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { AssistantProvider } from '../assistant-provider.js';
+import type { Assistant } from '../entities/assistant.entity.js';
+
+export class AssistantResponseDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ example: 'Support assistant' })
+  name: string;
+
+  @ApiProperty({ enum: AssistantProvider, enumName: 'AssistantProvider' })
+  provider: AssistantProvider;
+
+  @ApiProperty({ type: String, nullable: true, example: 'gpt-4.1' })
+  model: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  instructions: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updatedAt: string;
+
+  static from(assistant: Assistant): AssistantResponseDto {
+    return {
+      id: assistant.id,
+      name: assistant.name,
+      provider: assistant.provider,
+      model: assistant.model,
+      instructions: assistant.instructions,
+      createdAt: assistant.createdAt.toISOString(),
+      updatedAt: assistant.updatedAt.toISOString(),
+    };
+  }
+}
+
+export class AssistantEnvelopeDto {
+  @ApiProperty({ type: AssistantResponseDto })
+  assistant: AssistantResponseDto;
+}
+
+export class AssistantListDto {
+  @ApiProperty({ type: [AssistantResponseDto] })
+  assistants: AssistantResponseDto[];
+}

@@ -1,0 +1,63 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { AssistantFunction } from '../entities/assistant-function.entity.js';
+import { HandlerType, HTTP_METHODS, type HttpMethod } from '../function-handler.js';
+
+export class RequestHandlerResponseDto {
+  @ApiProperty({ example: 'https://api.example.com/orders' })
+  url: string;
+
+  @ApiProperty({ enum: HTTP_METHODS })
+  method: HttpMethod;
+
+  @ApiProperty({ description: 'A JSON object of strings, serialized as a string', example: '{"Authorization":"Bearer token"}' })
+  headers: string;
+
+  @ApiProperty({ description: 'JSON serialized as a string', example: '{}' })
+  body: string;
+}
+
+export class HandlerResponseDto {
+  @ApiProperty({ enum: HandlerType, enumName: 'HandlerType' })
+  type: HandlerType;
+
+  @ApiProperty({ type: RequestHandlerResponseDto })
+  requestHandler: RequestHandlerResponseDto;
+}
+
+export class FunctionResponseDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ description: 'The OpenAPI document, as sent' })
+  openapiSpec: string;
+
+  @ApiProperty({ type: HandlerResponseDto })
+  handler: HandlerResponseDto;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updatedAt: string;
+
+  static from(fn: AssistantFunction): FunctionResponseDto {
+    const { url, method, headers, body } = fn.handler.requestHandler;
+    return {
+      id: fn.id,
+      openapiSpec: fn.openapiSpec,
+      handler: { type: fn.handler.type, requestHandler: { url, method, headers, body } },
+      createdAt: fn.createdAt.toISOString(),
+      updatedAt: fn.updatedAt.toISOString(),
+    };
+  }
+}
+
+export class FunctionEnvelopeDto {
+  @ApiProperty({ type: FunctionResponseDto })
+  function: FunctionResponseDto;
+}
+
+export class FunctionListDto {
+  @ApiProperty({ type: [FunctionResponseDto] })
+  functions: FunctionResponseDto[];
+}

@@ -1,0 +1,22 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsObject, ValidateNested } from 'class-validator';
+import { IsOmittable, IsText } from '../../common/validation.decorators.js';
+import { FUNCTION_LIMITS } from '../function-handler.js';
+import { OPENAPI_SPEC_DESCRIPTION } from './create-function.dto.js';
+import { UpdateHandlerDto } from './function-handler.dto.js';
+
+/** A partial update: a field left out, at any depth of `handler`, keeps its stored value. */
+export class UpdateFunctionDto {
+  @ApiPropertyOptional({ description: OPENAPI_SPEC_DESCRIPTION, maxLength: FUNCTION_LIMITS.openapiSpecLength })
+  @IsOmittable()
+  @IsText(1, FUNCTION_LIMITS.openapiSpecLength)
+  openapiSpec?: string;
+
+  @ApiPropertyOptional({ type: UpdateHandlerDto })
+  @IsOmittable()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => UpdateHandlerDto)
+  handler?: UpdateHandlerDto;
+}

@@ -1,0 +1,87 @@
+import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { assistantIdPipe } from '../assistants/assistant-id.pipe.js';
+import { CurrentWorkspace } from '../auth/auth.decorators.js';
+import { ApiErrorResponses } from '../common/api-error-responses.decorator.js';
+import { ResourceIdPipe } from '../common/resource-id.pipe.js';
+import { CreateFunctionDto } from './dto/create-function.dto.js';
+import { FunctionEnvelopeDto, FunctionListDto, FunctionResponseDto } from './dto/function-response.dto.js';
+import { UpdateFunctionDto } from './dto/update-function.dto.js';
+import { FunctionsService } from './functions.service.js';
+
+const functionIdPipe = new ResourceIdPipe('Function');
+
+@ApiTags('functions')
+@ApiBearerAuth()
+@ApiParam({ name: 'assistantId', format: 'uuid' })
+@Controller('assistants/:assistantId/functions')
+export class FunctionsController {
+  constructor(private readonly functions: FunctionsService) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Create a function' })
+  @ApiCreatedResponse({ description: 'The new function', type: FunctionEnvelopeDto })
+  @ApiErrorResponses(400, 403, 404, 413, 415)
+  async create(
+    @CurrentWorkspace() workspaceId: string,
+    @Param('assistantId', assistantIdPipe) assistantId: string,
+    @Body() dto: CreateFunctionDto,
+  ): Promise<FunctionEnvelopeDto> {
+    return { function: FunctionResponseDto.from(await this.functions.create(workspaceId, assistantId, dto)) };
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List the functions of an assistant' })
+  @ApiOkResponse({ description: 'The functions, oldest first', type: FunctionListDto })
+  @ApiErrorResponses(403, 404)
+  async list(
+    @CurrentWorkspace() workspaceId: string,
+    @Param('assistantId', assistantIdPipe) assistantId: string,
+  ): Promise<FunctionListDto> {
+    const functions = await this.functions.list(workspaceId, assistantId);
+    return { functions: functions.map((fn) => FunctionResponseDto.from(fn)) };
+  }
+
+  @Get(':functionId')
+  @ApiOperation({ summary: 'Get a function' })
+  @ApiParam({ name: 'functionId', format: 'uuid' })
+  @ApiOkResponse({ description: 'The function', type: FunctionEnvelopeDto })
+  @ApiErrorResponses(403, 404)
+  async get(
+    @CurrentWorkspace() workspaceId: string,
+    @Param('assistantId', assistantIdPipe) assistantId: string,
+    @Param('functionId', functionIdPipe) functionId: string,
+  ): Promise<FunctionEnvelopeDto> {
+    return { function: FunctionResponseDto.from(await this.functions.get(workspaceId, assistantId, functionId)) };
+  }
+
+  @Patch(':functionId')
+  @ApiOperation({
+    summary: 'Update a function',
+    description: 'A partial update: any field left out, including any field of `handler.requestHandler`, keeps its stored value.',
+  })
+  @ApiParam({ name: 'functionId', format: 'uuid' })
+  @ApiOkResponse({ description: 'The updated function', type: FunctionEnvelopeDto })
+  @ApiErrorResponses(400, 403, 404, 413, 415)
+  async update(
+    @CurrentWorkspace() workspaceId: string,
+    @Param('assistantId', assistantIdPipe) assistantId: string,
+    @Param('functionId', functionIdPipe) functionId: string,
+    @Body() dto: UpdateFunctionDto,
+  ): Promise<FunctionEnvelopeDto> {
+    return { function: FunctionResponseDto.from(await this.functions.update(workspaceId, assistantId, functionId, dto)) };
+  }
+
+  @Delete(':functionId')
+  @ApiOperation({ summary: 'Delete a function' })
+  @ApiParam({ name: 'functionId', format: 'uuid' })
+  @ApiOkResponse({ description: 'The deleted function', type: FunctionEnvelopeDto })
+  @ApiErrorResponses(403, 404)
+  async remove(
+    @CurrentWorkspace() workspaceId: string,
+    @Param('assistantId', assistantIdPipe) assistantId: string,
+    @Param('functionId', functionIdPipe) functionId: string,
+  ): Promise<FunctionEnvelopeDto> {
+    return { function: FunctionResponseDto.from(await this.functions.remove(workspaceId, assistantId, functionId)) };
+  }
+}

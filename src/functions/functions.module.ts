@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AssistantsModule } from '../assistants/assistants.module.js';
+import { AssistantFunction } from './entities/assistant-function.entity.js';
+import { FunctionsController } from './functions.controller.js';
+import { FunctionsService } from './functions.service.js';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([AssistantFunction]), AssistantsModule],
+  controllers: [FunctionsController],
+  providers: [FunctionsService],
+})
+export class FunctionsModule {}

@@ -1,0 +1,80 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import type { DataSource, Repository } from 'typeorm';
+import { AssistantsService } from '../assistants/assistants.service.js';
+import { translateForeignKeyViolation } from '../common/database-errors.js';
+import { NotFoundError, ValidationError } from '../common/errors.js';
+import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
+import type { CreateFunctionDto } from './dto/create-function.dto.js';
+import type { UpdateFunctionDto } from './dto/update-function.dto.js';
+import { AssistantFunction } from './entities/assistant-function.entity.js';
+import { handlerRecord, mergeHandler } from './handler-record.js';
+import { openApiDocumentProblem } from './openapi-document.js';
+
+const ORDER = { createdAt: 'ASC', id: 'ASC' } as const;
+
+@Injectable()
+export class FunctionsService {
+  private readonly functions: WorkspaceScopedRepository<AssistantFunction>;
+
+  constructor(
+    @InjectRepository(AssistantFunction) repository: Repository<AssistantFunction>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly assistants: AssistantsService,
+  ) {
+    this.functions = new WorkspaceScopedRepository(repository);
+  }
+
+  async create(workspaceId: string, assistantId: string, { openapiSpec, handler }: CreateFunctionDto): Promise<AssistantFunction> {
+    await this.assistants.get(workspaceId, assistantId);
+    await assertOpenApiDocument(openapiSpec);
+    return this.functions
+      .insert(workspaceId, { assistantId, openapiSpec, handler: handlerRecord(handler) })
+      .catch((error: unknown) => translateForeignKeyViolation(error, { functions_assistant_fkey: () => new NotFoundError('Assistant') }));
+  }
+
+  async list(workspaceId: string, assistantId: string): Promise<AssistantFunction[]> {
+    await this.assistants.get(workspaceId, assistantId);
+    return this.functions.find(workspaceId, { where: { assistantId }, order: ORDER });
+  }
+
+  async get(workspaceId: string, assistantId: string, functionId: string): Promise<AssistantFunction> {
+    await this.assistants.get(workspaceId, assistantId);
+    return orNotFound(await this.functions.findOneBy(workspaceId, { assistantId, id: functionId }));
+  }
+
+  /**
+   * Fields left out keep their values. The row is locked while the handler is merged, so two
+   * updates of different handler fields both land.
+   */
+  async update(workspaceId: string, assistantId: string, functionId: string, changes: UpdateFunctionDto): Promise<AssistantFunction> {
+    await this.assistants.get(workspaceId, assistantId);
+    if (changes.openapiSpec !== undefined) await assertOpenApiDocument(changes.openapiSpec);
+    return this.dataSource.transaction(async (manager) => {
+      const functions = this.functions.within(manager);
+      const where = { assistantId, id: functionId };
+      const stored = orNotFound(await functions.lockOneBy(workspaceId, where));
+      if (changes.openapiSpec === undefined && changes.handler === undefined) return stored;
+      const updated = await functions.update(workspaceId, where, {
+        openapiSpec: changes.openapiSpec ?? stored.openapiSpec,
+        handler: changes.handler === undefined ? stored.handler : mergeHandler(stored.handler, changes.handler),
+      });
+      return orNotFound(updated);
+    });
+  }
+
+  async remove(workspaceId: string, assistantId: string, functionId: string): Promise<AssistantFunction> {
+    await this.assistants.get(workspaceId, assistantId);
+    return orNotFound(await this.functions.delete(workspaceId, { assistantId, id: functionId }));
+  }
+}
+
+async function assertOpenApiDocument(openapiSpec: string): Promise<void> {
+  const problem = await openApiDocumentProblem(openapiSpec);
+  if (problem !== undefined) throw new ValidationError(`openapiSpec ${problem}`);
+}
+
+function orNotFound(fn: AssistantFunction | null): AssistantFunction {
+  if (fn === null) throw new NotFoundError('Function');
+  return fn;
+}

@@ -1,0 +1,26 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsEnum } from 'class-validator';
+import { IsListOf, IsText } from '../../common/validation.decorators.js';
+import { InitialMessageRole } from '../initial-message-role.js';
+
+export const INITIAL_MESSAGE_LIMITS = { maxItems: 100, contentLength: 32_000 } as const;
+
+export class InitialMessageInputDto {
+  @ApiProperty({ enum: InitialMessageRole, enumName: 'InitialMessageRole' })
+  @IsEnum(InitialMessageRole)
+  role: InitialMessageRole;
+
+  @ApiProperty({ minLength: 1, maxLength: INITIAL_MESSAGE_LIMITS.contentLength, example: 'Hello! How can I help you today?' })
+  @IsText(1, INITIAL_MESSAGE_LIMITS.contentLength)
+  content: string;
+}
+
+export class ReplaceInitialMessagesDto {
+  @ApiProperty({
+    type: [InitialMessageInputDto],
+    maxItems: INITIAL_MESSAGE_LIMITS.maxItems,
+    description: 'The whole new list, in order; `[]` deletes every initial message',
+  })
+  @IsListOf(() => InitialMessageInputDto, INITIAL_MESSAGE_LIMITS.maxItems)
+  initialMessages: InitialMessageInputDto[];
+}

@@ -1,0 +1,64 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { McpServer } from '../entities/mcp-server.entity.js';
+import { McpTransportType } from '../mcp-transport-type.js';
+
+export class McpTransportResponseDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ example: 'https://mcp.example.com/sse' })
+  url: string;
+
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, example: { Authorization: 'Bearer mcp-token' } })
+  headers: Record<string, string>;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updatedAt: string;
+}
+
+export class McpServerResponseDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ enum: McpTransportType, enumName: 'McpTransportType' })
+  transportType: McpTransportType;
+
+  @ApiProperty({ type: McpTransportResponseDto, nullable: true, description: 'The transport when transportType is SSE, else null' })
+  sseTransport: McpTransportResponseDto | null;
+
+  @ApiProperty({ type: McpTransportResponseDto, nullable: true, description: 'The transport when transportType is HTTP, else null' })
+  httpTransport: McpTransportResponseDto | null;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updatedAt: string;
+
+  static from(server: McpServer): McpServerResponseDto {
+    const createdAt = server.createdAt.toISOString();
+    const updatedAt = server.updatedAt.toISOString();
+    const transport = { id: server.transportId, url: server.url, headers: server.headers, createdAt, updatedAt };
+    return {
+      id: server.id,
+      transportType: server.transportType,
+      sseTransport: server.transportType === McpTransportType.SSE ? transport : null,
+      httpTransport: server.transportType === McpTransportType.HTTP ? transport : null,
+      createdAt,
+      updatedAt,
+    };
+  }
+}
+
+export class McpServerEnvelopeDto {
+  @ApiProperty({ type: McpServerResponseDto })
+  mcpServer: McpServerResponseDto;
+}
+
+export class McpServerListDto {
+  @ApiProperty({ type: [McpServerResponseDto] })
+  mcpServers: McpServerResponseDto[];
+}

@@ -1,0 +1,72 @@
+import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { assistantIdPipe } from '../assistants/assistant-id.pipe.js';
+import { CurrentWorkspace } from '../auth/auth.decorators.js';
+import { ApiErrorResponses } from '../common/api-error-responses.decorator.js';
+import { ResourceIdPipe } from '../common/resource-id.pipe.js';
+import { CreateMcpServerDto } from './dto/create-mcp-server.dto.js';
+import { McpServerEnvelopeDto, McpServerListDto, McpServerResponseDto } from './dto/mcp-server-response.dto.js';
+import { McpServersService } from './mcp-servers.service.js';
+
+const mcpServerIdPipe = new ResourceIdPipe('MCP server');
+
+@ApiTags('mcp-servers')
+@ApiBearerAuth()
+@ApiParam({ name: 'assistantId', format: 'uuid' })
+@Controller('assistants/:assistantId/mcp-servers')
+export class McpServersController {
+  constructor(private readonly servers: McpServersService) {}
+
+  @Post()
+  @ApiOperation({
+    summary: 'Add an MCP server',
+    description: 'Send `transportType` and the transport object of that type: `sseTransport` for SSE, `httpTransport` for HTTP.',
+  })
+  @ApiCreatedResponse({ description: 'The new MCP server', type: McpServerEnvelopeDto })
+  @ApiErrorResponses(400, 403, 404, 413, 415)
+  async create(
+    @CurrentWorkspace() workspaceId: string,
+    @Param('assistantId', assistantIdPipe) assistantId: string,
+    @Body() dto: CreateMcpServerDto,
+  ): Promise<McpServerEnvelopeDto> {
+    return { mcpServer: McpServerResponseDto.from(await this.servers.create(workspaceId, assistantId, dto)) };
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List the MCP servers of an assistant' })
+  @ApiOkResponse({ description: 'The MCP servers, oldest first', type: McpServerListDto })
+  @ApiErrorResponses(403, 404)
+  async list(
+    @CurrentWorkspace() workspaceId: string,
+    @Param('assistantId', assistantIdPipe) assistantId: string,
+  ): Promise<McpServerListDto> {
+    const servers = await this.servers.list(workspaceId, assistantId);
+    return { mcpServers: servers.map((server) => McpServerResponseDto.from(server)) };
+  }
+
+  @Get(':mcpServerId')
+  @ApiOperation({ summary: 'Get an MCP server' })
+  @ApiParam({ name: 'mcpServerId', format: 'uuid' })
+  @ApiOkResponse({ description: 'The MCP server', type: McpServerEnvelopeDto })
+  @ApiErrorResponses(403, 404)
+  async get(
+    @CurrentWorkspace() workspaceId: string,
+    @Param('assistantId', assistantIdPipe) assistantId: string,
+    @Param('mcpServerId', mcpServerIdPipe) mcpServerId: string,
+  ): Promise<McpServerEnvelopeDto> {
+    return { mcpServer: McpServerResponseDto.from(await this.servers.get(workspaceId, assistantId, mcpServerId)) };
+  }
+
+  @Delete(':mcpServerId')
+  @ApiOperation({ summary: 'Delete an MCP server', description: 'Refused (409) while a computer-use tool of the assistant names it.' })
+  @ApiParam({ name: 'mcpServerId', format: 'uuid' })
+  @ApiOkResponse({ description: 'The deleted MCP server', type: McpServerEnvelopeDto })
+  @ApiErrorResponses(403, 404, 409)
+  async remove(
+    @CurrentWorkspace() workspaceId: string,
+    @Param('assistantId', assistantIdPipe) assistantId: string,
+    @Param('mcpServerId', mcpServerIdPipe) mcpServerId: string,
+  ): Promise<McpServerEnvelopeDto> {
+    return { mcpServer: McpServerResponseDto.from(await this.servers.remove(workspaceId, assistantId, mcpServerId)) };
+  }
+}

@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import type { Repository } from 'typeorm';
+import { AssistantsService } from '../assistants/assistants.service.js';
+import { translateForeignKeyViolation } from '../common/database-errors.js';
+import { ConflictError, NotFoundError } from '../common/errors.js';
+import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
+import type { CreateMcpServerDto } from './dto/create-mcp-server.dto.js';
+import { McpServer } from './entities/mcp-server.entity.js';
+
+const ORDER = { createdAt: 'ASC', id: 'ASC' } as const;
+
+@Injectable()
+export class McpServersService {
+  private readonly servers: WorkspaceScopedRepository<McpServer>;
+
+  constructor(
+    @InjectRepository(McpServer) repository: Repository<McpServer>,
+    private readonly assistants: AssistantsService,
+  ) {
+    this.servers = new WorkspaceScopedRepository(repository);
+  }
+
+  async create(workspaceId: string, assistantId: string, dto: CreateMcpServerDto): Promise<McpServer> {
+    await this.assistants.get(workspaceId, assistantId);
+    const { url, headers = {} } = (dto.sseTransport ?? dto.httpTransport)!;
+    const record = { assistantId, transportType: dto.transportType, transportId: randomUUID(), url, headers: { ...headers } };
+    return this.servers
+      .insert(workspaceId, record)
+      .catch((error: unknown) => translateForeignKeyViolation(error, { mcp_servers_assistant_fkey: () => new NotFoundError('Assistant') }));
+  }
+
+  async list(workspaceId: string, assistantId: string): Promise<McpServer[]> {
+    await this.assistants.get(workspaceId, assistantId);
+    return this.servers.find(workspaceId, { where: { assistantId }, order: ORDER });
+  }
+
+  async get(workspaceId: string, assistantId: string, mcpServerId: string): Promise<McpServer> {
+    await this.assistants.get(workspaceId, assistantId);
+    return orNotFound(await this.servers.findOneBy(workspaceId, { assistantId, id: mcpServerId }));
+  }
+
+  /** Refused while a computer-use tool names the server: the tool would be left pointing at nothing. */
+  async remove(workspaceId: string, assistantId: string, mcpServerId: string): Promise<McpServer> {
+    await this.assistants.get(workspaceId, assistantId);
+    const server = await this.servers.delete(workspaceId, { assistantId, id: mcpServerId }).catch((error: unknown) =>
+      translateForeignKeyViolation(error, {
+        tools_mcp_server_fkey: () =>
+          new ConflictError('The MCP server is used by a computer-use tool of this assistant; delete that tool first'),
+      }),
+    );
+    return orNotFound(server);
+  }
+}
+
+function orNotFound(server: McpServer | null): McpServer {
+  if (server === null) throw new NotFoundError('MCP server');
+  return server;
+}

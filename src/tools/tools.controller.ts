@@ -1,0 +1,79 @@
+import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import { assistantIdPipe } from '../assistants/assistant-id.pipe.js';
+import { CurrentWorkspace } from '../auth/auth.decorators.js';
+import { ApiErrorResponses } from '../common/api-error-responses.decorator.js';
+import { ErrorResponseDto } from '../common/error-response.dto.js';
+import { ResourceIdPipe } from '../common/resource-id.pipe.js';
+import { CreateToolDto } from './dto/create-tool.dto.js';
+import { ToolEnvelopeDto, ToolListDto, ToolResponseDto } from './dto/tool-response.dto.js';
+import { ToolTypeUnavailableDto } from './dto/tool-type-unavailable.dto.js';
+import { describeToolAvailability } from './tool-availability.js';
+import { ToolsService } from './tools.service.js';
+
+const toolIdPipe = new ResourceIdPipe('Tool');
+
+@ApiTags('tools')
+@ApiBearerAuth()
+@ApiParam({ name: 'assistantId', format: 'uuid' })
+@Controller('assistants/:assistantId/tools')
+export class ToolsController {
+  constructor(private readonly tools: ToolsService) {}
+
+  @Post()
+  @ApiOperation({
+    summary: 'Create a tool',
+    description:
+      'Send `type` and, for FILE_SEARCH, IMAGE_GENERATION or COMPUTER_USE, that type’s settings object; ' +
+      'omitted settings take their defaults and every field is returned. ' +
+      `The tool types each provider offers: ${describeToolAvailability()}.`,
+  })
+  @ApiCreatedResponse({ description: 'The new tool', type: ToolEnvelopeDto })
+  @ApiExtraModels(ErrorResponseDto, ToolTypeUnavailableDto)
+  @ApiBadRequestResponse({
+    description:
+      'Bad Request: the body is invalid (`{error, message}`), or the tool type is not available for the ' +
+      'assistant’s provider (`{error}` alone, naming the type)',
+    schema: { oneOf: [{ $ref: getSchemaPath(ErrorResponseDto) }, { $ref: getSchemaPath(ToolTypeUnavailableDto) }] },
+  })
+  @ApiErrorResponses(403, 404, 413, 415)
+  async create(
+    @CurrentWorkspace() workspaceId: string,
+    @Param('assistantId', assistantIdPipe) assistantId: string,
+    @Body() dto: CreateToolDto,
+  ): Promise<ToolEnvelopeDto> {
+    return { tool: ToolResponseDto.from(await this.tools.create(workspaceId, assistantId, dto)) };
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List the tools of an assistant' })
+  @ApiOkResponse({ description: 'The tools, oldest first', type: ToolListDto })
+  @ApiErrorResponses(403, 404)
+  async list(@CurrentWorkspace() workspaceId: string, @Param('assistantId', assistantIdPipe) assistantId: string): Promise<ToolListDto> {
+    const tools = await this.tools.list(workspaceId, assistantId);
+    return { tools: tools.map((tool) => ToolResponseDto.from(tool)) };
+  }
+
+  @Delete(':toolId')
+  @ApiOperation({ summary: 'Delete a tool' })
+  @ApiParam({ name: 'toolId', format: 'uuid' })
+  @ApiOkResponse({ description: 'The deleted tool', type: ToolEnvelopeDto })
+  @ApiErrorResponses(403, 404)
+  async remove(
+    @CurrentWorkspace() workspaceId: string,
+    @Param('assistantId', assistantIdPipe) assistantId: string,
+    @Param('toolId', toolIdPipe) toolId: string,
+  ): Promise<ToolEnvelopeDto> {
+    return { tool: ToolResponseDto.from(await this.tools.remove(workspaceId, assistantId, toolId)) };
+  }
+}

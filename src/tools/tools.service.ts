@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import { AssistantsService } from '../assistants/assistants.service.js';
+import { translateForeignKeyViolation } from '../common/database-errors.js';
+import { NotFoundError, ToolTypeUnavailableError, ValidationError } from '../common/errors.js';
+import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
+import type { CreateToolDto } from './dto/create-tool.dto.js';
+import { Tool } from './entities/tool.entity.js';
+import { isToolTypeOffered } from './tool-availability.js';
+import { toolRecord } from './tool-record.js';
+
+const ORDER = { createdAt: 'ASC', id: 'ASC' } as const;
+
+@Injectable()
+export class ToolsService {
+  private readonly tools: WorkspaceScopedRepository<Tool>;
+
+  constructor(
+    @InjectRepository(Tool) repository: Repository<Tool>,
+    private readonly assistants: AssistantsService,
+  ) {
+    this.tools = new WorkspaceScopedRepository(repository);
+  }
+
+  async create(workspaceId: string, assistantId: string, dto: CreateToolDto): Promise<Tool> {
+    const assistant = await this.assistants.get(workspaceId, assistantId);
+    if (!isToolTypeOffered(assistant.provider, dto.type)) throw new ToolTypeUnavailableError(dto.type);
+    return this.tools.insert(workspaceId, { assistantId, ...toolRecord(dto) }).catch((error: unknown) =>
+      translateForeignKeyViolation(error, {
+        tools_assistant_fkey: () => new NotFoundError('Assistant'),
+        tools_mcp_server_fkey: () => new ValidationError('computerUseTool.mcpServerId does not name an MCP server of this assistant'),
+      }),
+    );
+  }
+
+  async list(workspaceId: string, assistantId: string): Promise<Tool[]> {
+    await this.assistants.get(workspaceId, assistantId);
+    return this.tools.find(workspaceId, { where: { assistantId }, order: ORDER });
+  }
+
+  async remove(workspaceId: string, assistantId: string, toolId: string): Promise<Tool> {
+    await this.assistants.get(workspaceId, assistantId);
+    const tool = await this.tools.delete(workspaceId, { assistantId, id: toolId });
+    if (tool === null) throw new NotFoundError('Tool');
+    return tool;
+  }
+}
