@@ -84,6 +84,15 @@ describe('HTTP pipeline', () => {
     expect(Object.keys(document.paths).sort()).toEqual([
       '/api/cloud/api-keys',
       '/api/cloud/api-keys/{apiKeyId}',
+      '/api/cloud/assistants',
+      '/api/cloud/assistants/{assistantId}',
+      '/api/cloud/assistants/{assistantId}/functions',
+      '/api/cloud/assistants/{assistantId}/functions/{functionId}',
+      '/api/cloud/assistants/{assistantId}/initial-messages',
+      '/api/cloud/assistants/{assistantId}/mcp-servers',
+      '/api/cloud/assistants/{assistantId}/mcp-servers/{mcpServerId}',
+      '/api/cloud/assistants/{assistantId}/tools',
+      '/api/cloud/assistants/{assistantId}/tools/{toolId}',
       '/api/cloud/workspaces',
       '/health',
     ]);

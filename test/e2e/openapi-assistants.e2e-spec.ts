@@ -1,0 +1,144 @@
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+type Schema = Record<string, any>;
+
+/** The OpenAPI document at /docs-json, as a client generator would read it, for the assistant resources. */
+describe('OpenAPI document: assistants and what they own', () => {
+  let t: TestApp;
+  let document: Schema;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    document = (await t.http.get('/docs-json').expect(200)).body;
+  });
+  afterAll(() => t.close());
+
+  const schema = (name: string): Schema => document.components.schemas[name];
+  /** A property's own schema, looking through the `allOf: [{$ref}]` Nest writes for enums and nested DTOs. */
+  const property = (schemaName: string, name: string): Schema => {
+    const own = schema(schemaName).properties[name];
+    const ref = own.$ref ?? own.allOf?.[0]?.$ref;
+    return ref === undefined ? own : { ...own, ...schema(ref.replace('#/components/schemas/', '')) };
+  };
+  const jsonSchemaRef = (content: Schema | undefined) => content?.['application/json']?.schema?.$ref;
+
+  const operations: [method: string, path: string, success: string, envelope: string, body: string | null][] = [
+    ['post', '/assistants', '201', 'AssistantEnvelopeDto', 'CreateAssistantDto'],
+    ['get', '/assistants', '200', 'AssistantListDto', null],
+    ['get', '/assistants/{assistantId}', '200', 'AssistantEnvelopeDto', null],
+    ['patch', '/assistants/{assistantId}', '200', 'AssistantEnvelopeDto', 'UpdateAssistantDto'],
+    ['delete', '/assistants/{assistantId}', '200', 'AssistantEnvelopeDto', null],
+    ['post', '/assistants/{assistantId}/tools', '201', 'ToolEnvelopeDto', 'CreateToolDto'],
+    ['get', '/assistants/{assistantId}/tools', '200', 'ToolListDto', null],
+    ['delete', '/assistants/{assistantId}/tools/{toolId}', '200', 'ToolEnvelopeDto', null],
+    ['post', '/assistants/{assistantId}/mcp-servers', '201', 'McpServerEnvelopeDto', 'CreateMcpServerDto'],
+    ['get', '/assistants/{assistantId}/mcp-servers', '200', 'McpServerListDto', null],
+    ['get', '/assistants/{assistantId}/mcp-servers/{mcpServerId}', '200', 'McpServerEnvelopeDto', null],
+    ['delete', '/assistants/{assistantId}/mcp-servers/{mcpServerId}', '200', 'McpServerEnvelopeDto', null],
+    ['post', '/assistants/{assistantId}/functions', '201', 'FunctionEnvelopeDto', 'CreateFunctionDto'],
+    ['get', '/assistants/{assistantId}/functions', '200', 'FunctionListDto', null],
+    ['get', '/assistants/{assistantId}/functions/{functionId}', '200', 'FunctionEnvelopeDto', null],
+    ['patch', '/assistants/{assistantId}/functions/{functionId}', '200', 'FunctionEnvelopeDto', 'UpdateFunctionDto'],
+    ['delete', '/assistants/{assistantId}/functions/{functionId}', '200', 'FunctionEnvelopeDto', null],
+    ['get', '/assistants/{assistantId}/initial-messages', '200', 'InitialMessageListDto', null],
+    ['put', '/assistants/{assistantId}/initial-messages', '200', 'InitialMessageListDto', 'ReplaceInitialMessagesDto'],
+  ];
+
+  it.each(operations)('%s %s: summary, bearer auth, uuid path ids, body, envelope and error bodies', (method, path, success, envelope, body) => {
+    const operation = document.paths[`/api/cloud${path}`][method];
+    expect(operation.summary).toEqual(expect.any(String));
+    expect(operation.tags).toHaveLength(1);
+    expect(operation.security).toEqual([{ bearer: [] }]);
+    for (const name of path.match(/(?<=\{)\w+(?=\})/g) ?? []) {
+      expect(operation.parameters).toContainEqual(expect.objectContaining({ name, in: 'path', required: true, schema: expect.objectContaining({ format: 'uuid' }) }));
+    }
+    expect(jsonSchemaRef(operation.requestBody?.content)).toBe(body === null ? undefined : `#/components/schemas/${body}`);
+    expect(Object.keys(operation.responses).filter((status) => status.startsWith('2'))).toEqual([success]);
+    expect(jsonSchemaRef(operation.responses[success].content)).toBe(`#/components/schemas/${envelope}`);
+    const errorStatuses = ['401', '403', '500', '503', ...(path === '/assistants' ? [] : ['404']), ...(body === null ? [] : ['413', '415'])];
+    for (const status of errorStatuses) {
+      expect(jsonSchemaRef(operation.responses[status].content)).toBe('#/components/schemas/ErrorResponseDto');
+    }
+    if (body !== null && path !== '/assistants/{assistantId}/tools') {
+      expect(jsonSchemaRef(operation.responses['400'].content)).toBe('#/components/schemas/ErrorResponseDto');
+    }
+  });
+
+  it('documents both bodies of a refused tool creation: {error, message} and the provider refusal’s {error} alone', () => {
+    const refused = document.paths['/api/cloud/assistants/{assistantId}/tools'].post.responses['400'];
+    expect(refused.content['application/json'].schema.oneOf).toEqual([
+      { $ref: '#/components/schemas/ErrorResponseDto' },
+      { $ref: '#/components/schemas/ToolTypeUnavailableDto' },
+    ]);
+    expect(schema('ToolTypeUnavailableDto')).toEqual(expect.objectContaining({ required: ['error'], properties: { error: expect.objectContaining({ type: 'string' }) } }));
+  });
+
+  it('each envelope has the one top-level property named after the resource', () => {
+    const envelopes = {
+      AssistantEnvelopeDto: 'assistant',
+      AssistantListDto: 'assistants',
+      ToolEnvelopeDto: 'tool',
+      ToolListDto: 'tools',
+      McpServerEnvelopeDto: 'mcpServer',
+      McpServerListDto: 'mcpServers',
+      FunctionEnvelopeDto: 'function',
+      FunctionListDto: 'functions',
+      InitialMessageListDto: 'initialMessages',
+    };
+    for (const [name, key] of Object.entries(envelopes)) {
+      expect(Object.keys(schema(name).properties)).toEqual([key]);
+      expect(schema(name).required).toEqual([key]);
+    }
+  });
+
+  it('lists the enums of the spec and DESIGN', () => {
+    expect(property('CreateToolDto', 'type').enum).toEqual(['WEB_SEARCH', 'FILE_SEARCH', 'CODE_INTERPRETER', 'IMAGE_GENERATION', 'COMPUTER_USE']);
+    expect(property('CreateAssistantDto', 'provider').enum).toEqual(['OPENAI', 'ANTHROPIC', 'GOOGLE']);
+    expect(property('ImageGenerationToolSettingsDto', 'model').enum).toEqual(['vendor-image-1']);
+    expect(property('ImageGenerationToolSettingsDto', 'quality').enum).toEqual(['AUTO', 'LOW', 'MEDIUM', 'HIGH']);
+    expect(property('ImageGenerationToolSettingsDto', 'size').enum).toEqual(['AUTO', 'SIZE_1024_1024', 'SIZE_1024_1536', 'SIZE_1536_1024']);
+    expect(property('ImageGenerationToolSettingsDto', 'outputFormat').enum).toEqual(['PNG', 'WEBP', 'JPEG']);
+    expect(property('ImageGenerationToolSettingsDto', 'background').enum).toEqual(['AUTO', 'TRANSPARENT', 'OPAQUE']);
+    expect(property('ComputerUseToolSettingsDto', 'environment').enum).toEqual(['LINUX', 'WINDOWS', 'MACOS', 'BROWSER']);
+    expect(property('CreateMcpServerDto', 'transportType').enum).toEqual(['SSE', 'HTTP']);
+    expect(property('HandlerDto', 'type').enum).toEqual(['REQUEST']);
+    expect(property('RequestHandlerDto', 'method').enum).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
+    expect(property('InitialMessageInputDto', 'role').enum).toEqual(['ASSISTANT']);
+  });
+
+  it('gives every default of the spec, and the display bounds', () => {
+    const defaults = (name: string) => Object.fromEntries(Object.keys(schema(name).properties).map((key) => [key, property(name, key).default]));
+    expect(defaults('ImageGenerationToolSettingsDto')).toEqual({
+      model: 'vendor-image-1',
+      quality: 'AUTO',
+      size: 'AUTO',
+      outputFormat: 'PNG',
+      background: 'AUTO',
+      partialImages: 0,
+    });
+    expect(defaults('FileSearchToolSettingsDto')).toEqual({ vectorStoreIds: [], maxNumResults: 20 });
+    expect(property('ComputerUseToolSettingsDto', 'environment').default).toBe('LINUX');
+    expect(property('ComputerUseToolSettingsDto', 'mcpServerId')).toEqual(expect.objectContaining({ default: null, nullable: true, format: 'uuid' }));
+    expect(property('ComputerUseToolSettingsDto', 'displayWidth')).toEqual(expect.objectContaining({ type: 'integer', minimum: 640, maximum: 4096 }));
+    expect(property('ComputerUseToolSettingsDto', 'displayHeight')).toEqual(expect.objectContaining({ type: 'integer', minimum: 480, maximum: 4096 }));
+    expect(schema('ComputerUseToolSettingsDto').required).toEqual(['displayWidth', 'displayHeight']);
+  });
+
+  it('describes the response shapes: settings per tool type, nullable transports, string handler fields', () => {
+    expect(Object.keys(schema('ToolResponseDto').properties)).toEqual([
+      'id', 'type', 'webSearchTool', 'fileSearchTool', 'imageGenerationTool', 'computerUseTool', 'createdAt', 'updatedAt',
+    ]);
+    expect(schema('ToolResponseDto').required).toEqual(['id', 'type', 'createdAt', 'updatedAt']);
+    expect(schema('ImageGenerationToolResponseDto').required).toEqual(['model', 'quality', 'size', 'outputFormat', 'background', 'partialImages']);
+    for (const transport of ['sseTransport', 'httpTransport']) {
+      expect(property('McpServerResponseDto', transport)).toEqual(expect.objectContaining({ nullable: true }));
+    }
+    expect(property('McpTransportResponseDto', 'headers')).toEqual(expect.objectContaining({ type: 'object', additionalProperties: { type: 'string' } }));
+    for (const field of ['headers', 'body']) expect(property('RequestHandlerResponseDto', field).type).toBe('string');
+    for (const name of ['AssistantResponseDto', 'ToolResponseDto', 'McpServerResponseDto', 'McpTransportResponseDto', 'FunctionResponseDto', 'InitialMessageResponseDto']) {
+      expect(property(name, 'id').format).toBe('uuid');
+      expect(property(name, 'createdAt').format).toBe('date-time');
+      expect(property(name, 'updatedAt').format).toBe('date-time');
+    }
+  });
+});
