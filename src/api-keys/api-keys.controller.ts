@@ -1,8 +1,11 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AcceptsKeys, CurrentPrincipal, CurrentWorkspace } from '../auth/auth.decorators.js';
 import type { Principal } from '../auth/principal.js';
 import { ApiErrorResponses } from '../common/api-error-responses.decorator.js';
+import { ApiPageResponse } from '../common/pagination/api-page-response.decorator.js';
+import { NextPageLink } from '../common/pagination/next-page-link.decorator.js';
+import { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { ResourceIdPipe } from '../common/resource-id.pipe.js';
 import { ApiKeyType } from './api-key-type.js';
 import { ApiKeysService } from './api-keys.service.js';
@@ -36,11 +39,16 @@ export class ApiKeysController {
 
   @Get()
   @ApiOperation({ summary: 'List the API keys of the workspace', description: 'PUBLIC and PRIVATE keys; `value` only for PUBLIC keys.' })
-  @ApiOkResponse({ description: 'The keys, oldest first', type: ApiKeyListDto })
+  @ApiPageResponse({ description: 'The keys', type: ApiKeyListDto })
   @ApiErrorResponses(403)
-  async list(@CurrentWorkspace() workspaceId: string): Promise<ApiKeyListDto> {
-    const keys = await this.apiKeys.list(workspaceId);
-    return { apiKeys: keys.map((key) => ApiKeyResponseDto.from(key)) };
+  async list(
+    @CurrentWorkspace() workspaceId: string,
+    @Query() page: PageQueryDto,
+    @NextPageLink() linkNextPage: NextPageLink,
+  ): Promise<ApiKeyListDto> {
+    const { items, nextCursor } = await this.apiKeys.list(workspaceId, page);
+    linkNextPage(nextCursor);
+    return { apiKeys: items.map((key) => ApiKeyResponseDto.from(key)) };
   }
 
   @Patch(':apiKeyId')

@@ -4,6 +4,8 @@ import type { Repository } from 'typeorm';
 import { generateApiKeyValue } from '../auth/api-key-material.js';
 import type { Principal } from '../auth/principal.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../common/errors.js';
+import type { Page } from '../common/pagination/paginate.js';
+import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import { WorkspacesService } from '../workspaces/workspaces.service.js';
 import { apiKeyRecord } from './api-key-record.js';
@@ -16,8 +18,6 @@ export interface IssuedApiKey {
   key: ApiKey;
   value: string;
 }
-
-const ORDER = { createdAt: 'ASC', id: 'ASC' } as const;
 
 @Injectable()
 export class ApiKeysService {
@@ -45,8 +45,8 @@ export class ApiKeysService {
     return this.issue(caller.organizationId, caller.workspaceId, ApiKeyType.PUBLIC, dto.name);
   }
 
-  list(workspaceId: string): Promise<ApiKey[]> {
-    return this.keys.find(workspaceId, { order: ORDER });
+  list(workspaceId: string, page: PageQueryDto): Promise<Page<ApiKey>> {
+    return this.keys.page(workspaceId, {}, page);
   }
 
   async rename(workspaceId: string, apiKeyId: string, name: string): Promise<ApiKey> {

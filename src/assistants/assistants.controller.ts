@@ -1,7 +1,10 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentWorkspace } from '../auth/auth.decorators.js';
 import { ApiErrorResponses } from '../common/api-error-responses.decorator.js';
+import { ApiPageResponse } from '../common/pagination/api-page-response.decorator.js';
+import { NextPageLink } from '../common/pagination/next-page-link.decorator.js';
+import { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { assistantIdPipe } from './assistant-id.pipe.js';
 import { AssistantsService } from './assistants.service.js';
 import { AssistantEnvelopeDto, AssistantListDto, AssistantResponseDto } from './dto/assistant-response.dto.js';
@@ -24,11 +27,16 @@ export class AssistantsController {
 
   @Get()
   @ApiOperation({ summary: 'List the assistants of the workspace' })
-  @ApiOkResponse({ description: 'The assistants, oldest first', type: AssistantListDto })
+  @ApiPageResponse({ description: 'The assistants', type: AssistantListDto })
   @ApiErrorResponses(403)
-  async list(@CurrentWorkspace() workspaceId: string): Promise<AssistantListDto> {
-    const assistants = await this.assistants.list(workspaceId);
-    return { assistants: assistants.map((assistant) => AssistantResponseDto.from(assistant)) };
+  async list(
+    @CurrentWorkspace() workspaceId: string,
+    @Query() page: PageQueryDto,
+    @NextPageLink() linkNextPage: NextPageLink,
+  ): Promise<AssistantListDto> {
+    const { items, nextCursor } = await this.assistants.list(workspaceId, page);
+    linkNextPage(nextCursor);
+    return { assistants: items.map((assistant) => AssistantResponseDto.from(assistant)) };
   }
 
   @Get(':assistantId')

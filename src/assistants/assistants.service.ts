@@ -2,12 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
 import { NotFoundError, ValidationError } from '../common/errors.js';
+import type { Page } from '../common/pagination/paginate.js';
+import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import type { CreateAssistantDto } from './dto/create-assistant.dto.js';
 import type { UpdateAssistantDto } from './dto/update-assistant.dto.js';
 import { Assistant } from './entities/assistant.entity.js';
-
-const ORDER = { createdAt: 'ASC', id: 'ASC' } as const;
 
 @Injectable()
 export class AssistantsService {
@@ -21,8 +21,8 @@ export class AssistantsService {
     return this.assistants.insert(workspaceId, { name, provider, model: model ?? null, instructions: instructions ?? null });
   }
 
-  list(workspaceId: string): Promise<Assistant[]> {
-    return this.assistants.find(workspaceId, { order: ORDER });
+  list(workspaceId: string, page: PageQueryDto): Promise<Page<Assistant>> {
+    return this.assistants.page(workspaceId, {}, page);
   }
 
   /** The assistant, or NotFoundError: every route under `/assistants/{id}` starts here. */

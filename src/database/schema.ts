@@ -3,13 +3,16 @@ import { Assistant } from '../assistants/entities/assistant.entity.js';
 import { AssistantFunction } from '../functions/entities/assistant-function.entity.js';
 import { InitialMessage } from '../initial-messages/entities/initial-message.entity.js';
 import { McpServer } from '../mcp-servers/entities/mcp-server.entity.js';
+import { Task } from '../tasks/entities/task.entity.js';
+import { Thread } from '../tasks/entities/thread.entity.js';
 import { Tool } from '../tools/entities/tool.entity.js';
 import { Organization } from '../workspaces/entities/organization.entity.js';
 import { Workspace } from '../workspaces/entities/workspace.entity.js';
 import { InitialSchema1795305600000 } from './migrations/1795305600000-initial-schema.js';
 import { AssistantResources1795392000000 } from './migrations/1795392000000-assistant-resources.js';
+import { TasksAndListOrder1795478400000 } from './migrations/1795478400000-tasks-and-list-order.js';
 
-export const ENTITIES = [Organization, Workspace, ApiKey, Assistant, Tool, McpServer, AssistantFunction, InitialMessage];
+export const ENTITIES = [Organization, Workspace, ApiKey, Assistant, Tool, McpServer, AssistantFunction, InitialMessage, Thread, Task];
 
 /** In the order they run. A landed migration is never edited: add a new one. */
-export const MIGRATIONS = [InitialSchema1795305600000, AssistantResources1795392000000];
+export const MIGRATIONS = [InitialSchema1795305600000, AssistantResources1795392000000, TasksAndListOrder1795478400000];

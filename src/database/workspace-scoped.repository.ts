@@ -1,6 +1,8 @@
 import type { DeepPartial, EntityManager, FindManyOptions, FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
+import { type Page, paginate } from '../common/pagination/paginate.js';
+import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
 
-type WorkspaceOwned = ObjectLiteral & { id: string; workspaceId: string | null };
+type WorkspaceOwned = ObjectLiteral & { id: string; workspaceId: string | null; createdAt: Date };
 
 /**
  * The only way services reach workspace data: every read is filtered by the workspace and
@@ -16,6 +18,11 @@ export class WorkspaceScopedRepository<T extends WorkspaceOwned> {
 
   find(workspaceId: string, options: FindManyOptions<T> = {}): Promise<T[]> {
     return this.repository.find({ ...options, where: this.scope(workspaceId, options.where as FindOptionsWhere<T>) });
+  }
+
+  /** One page of the matching rows of the workspace, in list order. */
+  page(workspaceId: string, where: FindOptionsWhere<T>, query: PageQueryDto): Promise<Page<T>> {
+    return paginate(this.repository, this.scope(workspaceId, where), query);
   }
 
   findOneBy(workspaceId: string, where: FindOptionsWhere<T>): Promise<T | null> {

@@ -1,8 +1,11 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { assistantIdPipe } from '../assistants/assistant-id.pipe.js';
 import { CurrentWorkspace } from '../auth/auth.decorators.js';
 import { ApiErrorResponses } from '../common/api-error-responses.decorator.js';
+import { ApiPageResponse } from '../common/pagination/api-page-response.decorator.js';
+import { NextPageLink } from '../common/pagination/next-page-link.decorator.js';
+import { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { ResourceIdPipe } from '../common/resource-id.pipe.js';
 import { CreateFunctionDto } from './dto/create-function.dto.js';
 import { FunctionEnvelopeDto, FunctionListDto, FunctionResponseDto } from './dto/function-response.dto.js';
@@ -32,14 +35,17 @@ export class FunctionsController {
 
   @Get()
   @ApiOperation({ summary: 'List the functions of an assistant' })
-  @ApiOkResponse({ description: 'The functions, oldest first', type: FunctionListDto })
+  @ApiPageResponse({ description: 'The functions', type: FunctionListDto })
   @ApiErrorResponses(403, 404)
   async list(
     @CurrentWorkspace() workspaceId: string,
     @Param('assistantId', assistantIdPipe) assistantId: string,
+    @Query() page: PageQueryDto,
+    @NextPageLink() linkNextPage: NextPageLink,
   ): Promise<FunctionListDto> {
-    const functions = await this.functions.list(workspaceId, assistantId);
-    return { functions: functions.map((fn) => FunctionResponseDto.from(fn)) };
+    const { items, nextCursor } = await this.functions.list(workspaceId, assistantId, page);
+    linkNextPage(nextCursor);
+    return { functions: items.map((fn) => FunctionResponseDto.from(fn)) };
   }
 
   @Get(':functionId')

@@ -3,6 +3,8 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type { DataSource, Repository } from 'typeorm';
 import { AssistantsService } from '../assistants/assistants.service.js';
 import { translateForeignKeyViolation } from '../common/database-errors.js';
+import type { Page } from '../common/pagination/paginate.js';
+import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { NotFoundError, ValidationError } from '../common/errors.js';
 import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import type { CreateFunctionDto } from './dto/create-function.dto.js';
@@ -10,8 +12,6 @@ import type { UpdateFunctionDto } from './dto/update-function.dto.js';
 import { AssistantFunction } from './entities/assistant-function.entity.js';
 import { handlerRecord, mergeHandler } from './handler-record.js';
 import { openApiDocumentProblem } from './openapi-document.js';
-
-const ORDER = { createdAt: 'ASC', id: 'ASC' } as const;
 
 @Injectable()
 export class FunctionsService {
@@ -33,9 +33,9 @@ export class FunctionsService {
       .catch((error: unknown) => translateForeignKeyViolation(error, { functions_assistant_fkey: () => new NotFoundError('Assistant') }));
   }
 
-  async list(workspaceId: string, assistantId: string): Promise<AssistantFunction[]> {
+  async list(workspaceId: string, assistantId: string, page: PageQueryDto): Promise<Page<AssistantFunction>> {
     await this.assistants.get(workspaceId, assistantId);
-    return this.functions.find(workspaceId, { where: { assistantId }, order: ORDER });
+    return this.functions.page(workspaceId, { assistantId }, page);
   }
 
   async get(workspaceId: string, assistantId: string, functionId: string): Promise<AssistantFunction> {

@@ -1,8 +1,11 @@
-import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { assistantIdPipe } from '../assistants/assistant-id.pipe.js';
 import { CurrentWorkspace } from '../auth/auth.decorators.js';
 import { ApiErrorResponses } from '../common/api-error-responses.decorator.js';
+import { ApiPageResponse } from '../common/pagination/api-page-response.decorator.js';
+import { NextPageLink } from '../common/pagination/next-page-link.decorator.js';
+import { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { ResourceIdPipe } from '../common/resource-id.pipe.js';
 import { CreateMcpServerDto } from './dto/create-mcp-server.dto.js';
 import { McpServerEnvelopeDto, McpServerListDto, McpServerResponseDto } from './dto/mcp-server-response.dto.js';
@@ -34,14 +37,17 @@ export class McpServersController {
 
   @Get()
   @ApiOperation({ summary: 'List the MCP servers of an assistant' })
-  @ApiOkResponse({ description: 'The MCP servers, oldest first', type: McpServerListDto })
+  @ApiPageResponse({ description: 'The MCP servers', type: McpServerListDto })
   @ApiErrorResponses(403, 404)
   async list(
     @CurrentWorkspace() workspaceId: string,
     @Param('assistantId', assistantIdPipe) assistantId: string,
+    @Query() page: PageQueryDto,
+    @NextPageLink() linkNextPage: NextPageLink,
   ): Promise<McpServerListDto> {
-    const servers = await this.servers.list(workspaceId, assistantId);
-    return { mcpServers: servers.map((server) => McpServerResponseDto.from(server)) };
+    const { items, nextCursor } = await this.servers.list(workspaceId, assistantId, page);
+    linkNextPage(nextCursor);
+    return { mcpServers: items.map((server) => McpServerResponseDto.from(server)) };
   }
 
   @Get(':mcpServerId')

@@ -4,12 +4,12 @@ import { randomUUID } from 'node:crypto';
 import type { Repository } from 'typeorm';
 import { AssistantsService } from '../assistants/assistants.service.js';
 import { translateForeignKeyViolation } from '../common/database-errors.js';
+import type { Page } from '../common/pagination/paginate.js';
+import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { ConflictError, NotFoundError } from '../common/errors.js';
 import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import type { CreateMcpServerDto } from './dto/create-mcp-server.dto.js';
 import { McpServer } from './entities/mcp-server.entity.js';
-
-const ORDER = { createdAt: 'ASC', id: 'ASC' } as const;
 
 @Injectable()
 export class McpServersService {
@@ -31,9 +31,9 @@ export class McpServersService {
       .catch((error: unknown) => translateForeignKeyViolation(error, { mcp_servers_assistant_fkey: () => new NotFoundError('Assistant') }));
   }
 
-  async list(workspaceId: string, assistantId: string): Promise<McpServer[]> {
+  async list(workspaceId: string, assistantId: string, page: PageQueryDto): Promise<Page<McpServer>> {
     await this.assistants.get(workspaceId, assistantId);
-    return this.servers.find(workspaceId, { where: { assistantId }, order: ORDER });
+    return this.servers.page(workspaceId, { assistantId }, page);
   }
 
   async get(workspaceId: string, assistantId: string, mcpServerId: string): Promise<McpServer> {

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBearerAuth,
@@ -14,6 +14,9 @@ import { assistantIdPipe } from '../assistants/assistant-id.pipe.js';
 import { CurrentWorkspace } from '../auth/auth.decorators.js';
 import { ApiErrorResponses } from '../common/api-error-responses.decorator.js';
 import { ErrorResponseDto } from '../common/error-response.dto.js';
+import { ApiPageResponse } from '../common/pagination/api-page-response.decorator.js';
+import { NextPageLink } from '../common/pagination/next-page-link.decorator.js';
+import { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { ResourceIdPipe } from '../common/resource-id.pipe.js';
 import { CreateToolDto } from './dto/create-tool.dto.js';
 import { ToolEnvelopeDto, ToolListDto, ToolResponseDto } from './dto/tool-response.dto.js';
@@ -57,11 +60,17 @@ export class ToolsController {
 
   @Get()
   @ApiOperation({ summary: 'List the tools of an assistant' })
-  @ApiOkResponse({ description: 'The tools, oldest first', type: ToolListDto })
+  @ApiPageResponse({ description: 'The tools', type: ToolListDto })
   @ApiErrorResponses(403, 404)
-  async list(@CurrentWorkspace() workspaceId: string, @Param('assistantId', assistantIdPipe) assistantId: string): Promise<ToolListDto> {
-    const tools = await this.tools.list(workspaceId, assistantId);
-    return { tools: tools.map((tool) => ToolResponseDto.from(tool)) };
+  async list(
+    @CurrentWorkspace() workspaceId: string,
+    @Param('assistantId', assistantIdPipe) assistantId: string,
+    @Query() page: PageQueryDto,
+    @NextPageLink() linkNextPage: NextPageLink,
+  ): Promise<ToolListDto> {
+    const { items, nextCursor } = await this.tools.list(workspaceId, assistantId, page);
+    linkNextPage(nextCursor);
+    return { tools: items.map((tool) => ToolResponseDto.from(tool)) };
   }
 
   @Delete(':toolId')

@@ -3,14 +3,14 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { AssistantsService } from '../assistants/assistants.service.js';
 import { translateForeignKeyViolation } from '../common/database-errors.js';
+import type { Page } from '../common/pagination/paginate.js';
+import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { NotFoundError, ToolTypeUnavailableError, ValidationError } from '../common/errors.js';
 import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import type { CreateToolDto } from './dto/create-tool.dto.js';
 import { Tool } from './entities/tool.entity.js';
 import { isToolTypeOffered } from './tool-availability.js';
 import { toolRecord } from './tool-record.js';
-
-const ORDER = { createdAt: 'ASC', id: 'ASC' } as const;
 
 @Injectable()
 export class ToolsService {
@@ -34,9 +34,9 @@ export class ToolsService {
     );
   }
 
-  async list(workspaceId: string, assistantId: string): Promise<Tool[]> {
+  async list(workspaceId: string, assistantId: string, page: PageQueryDto): Promise<Page<Tool>> {
     await this.assistants.get(workspaceId, assistantId);
-    return this.tools.find(workspaceId, { where: { assistantId }, order: ORDER });
+    return this.tools.page(workspaceId, { assistantId }, page);
   }
 
   async remove(workspaceId: string, assistantId: string, toolId: string): Promise<Tool> {

@@ -1,8 +1,11 @@
-import { Body, Controller, Get, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, OrganizationKeyOnly } from '../auth/auth.decorators.js';
 import type { Principal } from '../auth/principal.js';
 import { ApiErrorResponses } from '../common/api-error-responses.decorator.js';
+import { ApiPageResponse } from '../common/pagination/api-page-response.decorator.js';
+import { NextPageLink } from '../common/pagination/next-page-link.decorator.js';
+import { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { CreateWorkspaceDto } from './dto/create-workspace.dto.js';
 import { WorkspaceEnvelopeDto, WorkspaceListDto, WorkspaceResponseDto } from './dto/workspace-response.dto.js';
 import { WorkspacesService } from './workspaces.service.js';
@@ -24,10 +27,15 @@ export class WorkspacesController {
 
   @Get()
   @ApiOperation({ summary: 'List the workspaces of the organization of the key' })
-  @ApiOkResponse({ description: 'The workspaces, oldest first', type: WorkspaceListDto })
+  @ApiPageResponse({ description: 'The workspaces', type: WorkspaceListDto })
   @ApiErrorResponses(403)
-  async list(@CurrentPrincipal() caller: Principal): Promise<WorkspaceListDto> {
-    const workspaces = await this.workspaces.list(caller.organizationId);
-    return { workspaces: workspaces.map((workspace) => WorkspaceResponseDto.from(workspace)) };
+  async list(
+    @CurrentPrincipal() caller: Principal,
+    @Query() page: PageQueryDto,
+    @NextPageLink() linkNextPage: NextPageLink,
+  ): Promise<WorkspaceListDto> {
+    const { items, nextCursor } = await this.workspaces.list(caller.organizationId, page);
+    linkNextPage(nextCursor);
+    return { workspaces: items.map((workspace) => WorkspaceResponseDto.from(workspace)) };
   }
 }

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
+import { type Page, paginate } from '../common/pagination/paginate.js';
+import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { Workspace } from './entities/workspace.entity.js';
 
 /** Workspaces are the tenants; they are scoped by organization, not by workspace. */
@@ -12,8 +14,8 @@ export class WorkspacesService {
     return this.workspaces.save(this.workspaces.create({ organizationId, name }));
   }
 
-  list(organizationId: string): Promise<Workspace[]> {
-    return this.workspaces.find({ where: { organizationId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  list(organizationId: string, page: PageQueryDto): Promise<Page<Workspace>> {
+    return paginate(this.workspaces, { organizationId }, page);
   }
 
   belongsToOrganization(organizationId: string, workspaceId: string): Promise<boolean> {

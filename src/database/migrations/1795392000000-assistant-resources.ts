@@ -17,8 +17,8 @@ export class AssistantResources1795392000000 implements MigrationInterface {
         provider text NOT NULL CHECK (provider IN ('OPENAI', 'ANTHROPIC', 'GOOGLE')),
         model text,
         instructions text,
-        created_at timestamptz NOT NULL DEFAULT now(),
-        updated_at timestamptz NOT NULL DEFAULT now(),
+        created_at timestamptz(3) NOT NULL DEFAULT now(),
+        updated_at timestamptz(3) NOT NULL DEFAULT now(),
         CONSTRAINT assistants_id_workspace_key UNIQUE (id, workspace_id)
       )`);
     await queryRunner.query(`CREATE INDEX assistants_workspace_order_idx ON assistants (workspace_id, created_at, id)`);
@@ -32,8 +32,8 @@ export class AssistantResources1795392000000 implements MigrationInterface {
         transport_id uuid NOT NULL DEFAULT gen_random_uuid(),
         url text NOT NULL,
         headers json NOT NULL,
-        created_at timestamptz NOT NULL DEFAULT now(),
-        updated_at timestamptz NOT NULL DEFAULT now(),
+        created_at timestamptz(3) NOT NULL DEFAULT now(),
+        updated_at timestamptz(3) NOT NULL DEFAULT now(),
         CONSTRAINT mcp_servers_assistant_fkey FOREIGN KEY (assistant_id, workspace_id)
           REFERENCES assistants (id, workspace_id) ON DELETE CASCADE,
         CONSTRAINT mcp_servers_id_assistant_key UNIQUE (id, assistant_id)
@@ -52,8 +52,8 @@ export class AssistantResources1795392000000 implements MigrationInterface {
           CHECK (type IN ('WEB_SEARCH', 'FILE_SEARCH', 'CODE_INTERPRETER', 'IMAGE_GENERATION', 'COMPUTER_USE')),
         settings jsonb,
         mcp_server_id uuid,
-        created_at timestamptz NOT NULL DEFAULT now(),
-        updated_at timestamptz NOT NULL DEFAULT now(),
+        created_at timestamptz(3) NOT NULL DEFAULT now(),
+        updated_at timestamptz(3) NOT NULL DEFAULT now(),
         CONSTRAINT tools_assistant_fkey FOREIGN KEY (assistant_id, workspace_id)
           REFERENCES assistants (id, workspace_id) ON DELETE CASCADE,
         CONSTRAINT tools_mcp_server_fkey FOREIGN KEY (mcp_server_id, assistant_id)
@@ -70,8 +70,8 @@ export class AssistantResources1795392000000 implements MigrationInterface {
         assistant_id uuid NOT NULL,
         openapi_spec text NOT NULL,
         handler jsonb NOT NULL,
-        created_at timestamptz NOT NULL DEFAULT now(),
-        updated_at timestamptz NOT NULL DEFAULT now(),
+        created_at timestamptz(3) NOT NULL DEFAULT now(),
+        updated_at timestamptz(3) NOT NULL DEFAULT now(),
         CONSTRAINT functions_assistant_fkey FOREIGN KEY (assistant_id, workspace_id)
           REFERENCES assistants (id, workspace_id) ON DELETE CASCADE
       )`);
@@ -86,8 +86,8 @@ export class AssistantResources1795392000000 implements MigrationInterface {
         position integer NOT NULL,
         role text NOT NULL,
         content text NOT NULL,
-        created_at timestamptz NOT NULL DEFAULT now(),
-        updated_at timestamptz NOT NULL DEFAULT now(),
+        created_at timestamptz(3) NOT NULL DEFAULT now(),
+        updated_at timestamptz(3) NOT NULL DEFAULT now(),
         CONSTRAINT initial_messages_assistant_fkey FOREIGN KEY (assistant_id, workspace_id)
           REFERENCES assistants (id, workspace_id) ON DELETE CASCADE,
         CONSTRAINT initial_messages_position_key UNIQUE (assistant_id, position)

@@ -1,0 +1,28 @@
+import { isUUID } from 'class-validator';
+
+/** Where a page ends in the list order (createdAt, then id). */
+export interface ListPosition {
+  createdAt: Date;
+  id: string;
+}
+
+/** Opaque to callers: base64url of the last item's position. Timestamps are stored to the millisecond, so the ISO form is exact. */
+export function encodeCursor({ createdAt, id }: ListPosition): string {
+  return Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString('base64url');
+}
+
+/** The position a cursor names, or undefined when the text is not a cursor this service made. */
+export function decodeCursor(cursor: string): ListPosition | undefined {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(decoded) || decoded.length !== 2) return undefined;
+  const [createdAt, id] = decoded as unknown[];
+  if (typeof createdAt !== 'string' || typeof id !== 'string' || !isUUID(id, 'all')) return undefined;
+  const date = new Date(createdAt);
+  if (Number.isNaN(date.getTime()) || date.toISOString() !== createdAt) return undefined;
+  return { createdAt: date, id };
+}

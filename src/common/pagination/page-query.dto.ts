@@ -1,0 +1,32 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { customRule, IsIntegerIn, IsOmittable, IsTextWith } from '../validation.decorators.js';
+import { decodeCursor } from './cursor.js';
+
+export const PAGE_LIMITS = { defaultLimit: 100, maxLimit: 1000, maxCursorLength: 200 } as const;
+
+/** `limit` and `cursor`, taken by every list route. */
+export class PageQueryDto {
+  @ApiPropertyOptional({
+    description: 'How many items to return at most',
+    type: 'integer',
+    minimum: 1,
+    maximum: PAGE_LIMITS.maxLimit,
+    default: PAGE_LIMITS.defaultLimit,
+  })
+  @IsOmittable()
+  @Type(() => Number)
+  @IsIntegerIn(1, PAGE_LIMITS.maxLimit)
+  limit?: number;
+
+  @ApiPropertyOptional({
+    description: 'Where to continue: taken from the `Link: <…>; rel="next"` header of the previous page; opaque',
+    maxLength: PAGE_LIMITS.maxCursorLength,
+  })
+  @IsOmittable()
+  @IsTextWith(
+    PAGE_LIMITS.maxCursorLength,
+    customRule('isCursor', (value) => (decodeCursor(String(value)) === undefined ? 'is not a cursor from a Link header of this list' : undefined)),
+  )
+  cursor?: string;
+}

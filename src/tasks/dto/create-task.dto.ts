@@ -1,0 +1,33 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsObject, IsUUID, ValidateNested } from 'class-validator';
+import { IsLabel, IsOmittable, IsText } from '../../common/validation.decorators.js';
+import { ScheduleDto } from './schedule.dto.js';
+
+export const TASK_LIMITS = { messageLength: 32_000, keyLength: 255 } as const;
+
+export class CreateTaskDto {
+  @ApiProperty({ minLength: 1, maxLength: 255, example: 'Daily summary' })
+  @IsLabel()
+  title: string;
+
+  @ApiProperty({ minLength: 1, maxLength: TASK_LIMITS.messageLength, example: 'Summarise yesterday’s conversations.' })
+  @IsText(1, TASK_LIMITS.messageLength)
+  message: string;
+
+  @ApiProperty({ type: ScheduleDto })
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ScheduleDto)
+  schedule: ScheduleDto;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'A thread of the workspace; left out, a new thread is made for the task' })
+  @IsOmittable()
+  @IsUUID('all')
+  threadId?: string;
+
+  @ApiPropertyOptional({ description: 'Caller-defined filter key; may be empty', maxLength: TASK_LIMITS.keyLength, default: '' })
+  @IsOmittable()
+  @IsText(0, TASK_LIMITS.keyLength)
+  key?: string;
+}

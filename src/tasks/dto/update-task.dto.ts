@@ -1,0 +1,36 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsObject, IsUUID, ValidateNested } from 'class-validator';
+import { IsLabel, IsOmittable, IsText } from '../../common/validation.decorators.js';
+import { TASK_LIMITS } from './create-task.dto.js';
+import { UpdateScheduleDto } from './schedule.dto.js';
+
+/** A partial update: every field, and every field of `schedule`, may be left out and keeps its value. */
+export class UpdateTaskDto {
+  @ApiPropertyOptional({ minLength: 1, maxLength: 255 })
+  @IsOmittable()
+  @IsLabel()
+  title?: string;
+
+  @ApiPropertyOptional({ minLength: 1, maxLength: TASK_LIMITS.messageLength })
+  @IsOmittable()
+  @IsText(1, TASK_LIMITS.messageLength)
+  message?: string;
+
+  @ApiPropertyOptional({ type: UpdateScheduleDto })
+  @IsOmittable()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => UpdateScheduleDto)
+  schedule?: UpdateScheduleDto;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Moves the task to another thread of the workspace' })
+  @IsOmittable()
+  @IsUUID('all')
+  threadId?: string;
+
+  @ApiPropertyOptional({ maxLength: TASK_LIMITS.keyLength })
+  @IsOmittable()
+  @IsText(0, TASK_LIMITS.keyLength)
+  key?: string;
+}

@@ -1,0 +1,117 @@
+import { IANAZone } from 'luxon';
+import { type LocalDateTime, parseLocalDateTime } from './local-date-time.js';
+import type { RecurrenceFrequency, Schedule } from './recurrence.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** The rule, as the OpenAPI document states it. */
+export const NEXT_RUN_RULE =
+  'The next run at or after the time of the response (ISO 8601 UTC), or null once a task without recurrence rules has run. ' +
+  '`start` and every later run are wall-clock times in `timeZone`: daily and weekly keep the time of day; monthly and yearly keep the day ' +
+  'of the month, clamped to the month’s last day (a task started on 31 January runs on 28 or 29 February, then on 31 March); hourly runs ' +
+  'every 60 minutes of elapsed time from the first run. A time skipped by a daylight-saving change runs at the first instant after the gap ' +
+  '(02:30 on a day when 02:00 jumps to 03:00 runs at 03:00); a time that happens twice runs once, at its first occurrence. With several ' +
+  'rules the task runs at the times of each.';
+
+/** See NEXT_RUN_RULE. Time-zone offsets come from luxon, which reads the IANA database through Intl. */
+export function nextRunAt(schedule: Schedule, now: Date): Date | null {
+  const start = parseLocalDateTime(schedule.start);
+  if (start === undefined) throw new Error(`A stored schedule has an invalid start: ${schedule.start}`);
+  const zone = IANAZone.create(schedule.timeZone);
+  const at = now.getTime();
+  if (schedule.recurrenceRules.length === 0) {
+    const once = instantOf(start, zone);
+    return once >= at ? new Date(once) : null;
+  }
+  return new Date(Math.min(...schedule.recurrenceRules.map(({ frequency }) => nextOccurrence(start, zone, frequency, at))));
+}
+
+function nextOccurrence(start: LocalDateTime, zone: IANAZone, frequency: RecurrenceFrequency, at: number): number {
+  if (frequency === 'hourly') {
+    const first = instantOf(start, zone);
+    return first >= at ? first : first + Math.ceil((at - first) / HOUR) * HOUR;
+  }
+  const nowOnTheWall = at + zone.offset(at) * MINUTE;
+  for (let k = Math.max(0, periodsBetween(start, nowOnTheWall, frequency) - 1); ; k++) {
+    const occurrence = instantOf(shifted(start, frequency, k), zone);
+    if (occurrence >= at) return occurrence;
+  }
+}
+
+/** Whole periods from `start` to a wall-clock time, give or take one: where the search begins. */
+function periodsBetween(start: LocalDateTime, wall: number, frequency: Exclude<RecurrenceFrequency, 'hourly'>): number {
+  const now = new Date(wall);
+  switch (frequency) {
+    case 'daily':
+      return Math.floor((wall - wallClock(start)) / DAY);
+    case 'weekly':
+      return Math.floor((wall - wallClock(start)) / (7 * DAY));
+    case 'monthly':
+      return (now.getUTCFullYear() - start.year) * 12 + (now.getUTCMonth() + 1 - start.month);
+    case 'yearly':
+      return now.getUTCFullYear() - start.year;
+  }
+}
+
+/** The k-th wall-clock occurrence after `start`, always counted from `start` so a clamped day does not stick. */
+function shifted(start: LocalDateTime, frequency: Exclude<RecurrenceFrequency, 'hourly'>, k: number): LocalDateTime {
+  switch (frequency) {
+    case 'daily':
+      return fromWallClock(wallClock(start) + k * DAY);
+    case 'weekly':
+      return fromWallClock(wallClock(start) + 7 * k * DAY);
+    case 'monthly':
+      return inMonth(start, start.year, start.month - 1 + k);
+    case 'yearly':
+      return inMonth(start, start.year + k, start.month - 1);
+  }
+}
+
+function inMonth(start: LocalDateTime, year: number, monthIndex: number): LocalDateTime {
+  const first = new Date(Date.UTC(year, monthIndex, 1));
+  const lastDay = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
+  return { ...start, year: first.getUTCFullYear(), month: first.getUTCMonth() + 1, day: Math.min(start.day, lastDay) };
+}
+
+/**
+ * The instant a wall-clock time names in the zone. When the clocks went back it names two: the
+ * first is taken. When they jumped forward it names none: the instant the gap ends is taken.
+ */
+function instantOf(local: LocalDateTime, zone: IANAZone): number {
+  const wall = wallClock(local);
+  const offsets = [...new Set([wall - DAY, wall, wall + DAY].map((instant) => zone.offset(instant)))];
+  const matching = offsets.map((offset) => wall - offset * MINUTE).filter((instant) => zone.offset(instant) * MINUTE === wall - instant);
+  if (matching.length > 0) return Math.min(...matching);
+  return endOfGap(zone, wall - Math.max(...offsets) * MINUTE, wall - Math.min(...offsets) * MINUTE);
+}
+
+/** The first millisecond after `before` whose offset differs from the one at `before`. */
+function endOfGap(zone: IANAZone, before: number, after: number): number {
+  const offsetBefore = zone.offset(before);
+  let [low, high] = [before, after];
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (zone.offset(middle) === offsetBefore) low = middle;
+    else high = middle;
+  }
+  return high;
+}
+
+/** A wall-clock time as milliseconds on a clock without zones, for calendar arithmetic. */
+function wallClock({ year, month, day, hour, minute, second }: LocalDateTime): number {
+  return Date.UTC(year, month - 1, day, hour, minute, second);
+}
+
+function fromWallClock(wall: number): LocalDateTime {
+  const date = new Date(wall);
+  return {
+    year: date.getUTCFullYear(),
+    month: date.getUTCMonth() + 1,
+    day: date.getUTCDate(),
+    hour: date.getUTCHours(),
+    minute: date.getUTCMinutes(),
+    second: date.getUTCSeconds(),
+  };
+}

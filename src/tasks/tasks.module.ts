@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Task } from './entities/task.entity.js';
+import { Thread } from './entities/thread.entity.js';
+import { TasksController } from './tasks.controller.js';
+import { TasksService } from './tasks.service.js';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([Task, Thread])],
+  controllers: [TasksController],
+  providers: [TasksService],
+})
+export class TasksModule {}

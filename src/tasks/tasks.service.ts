@@ -1,0 +1,93 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import type { DataSource, Repository } from 'typeorm';
+import { translateForeignKeyViolation } from '../common/database-errors.js';
+import { NotFoundError, ValidationError } from '../common/errors.js';
+import type { Page } from '../common/pagination/paginate.js';
+import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
+import type { CreateTaskDto } from './dto/create-task.dto.js';
+import type { TaskListQueryDto } from './dto/task-list-query.dto.js';
+import type { UpdateTaskDto } from './dto/update-task.dto.js';
+import { Task } from './entities/task.entity.js';
+import { Thread } from './entities/thread.entity.js';
+
+const UNKNOWN_THREAD = { tasks_thread_fkey: () => new ValidationError('threadId does not name a thread of this workspace') };
+
+@Injectable()
+export class TasksService {
+  private readonly tasks: WorkspaceScopedRepository<Task>;
+  private readonly threads: WorkspaceScopedRepository<Thread>;
+
+  constructor(
+    @InjectRepository(Task) tasks: Repository<Task>,
+    @InjectRepository(Thread) threads: Repository<Thread>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {
+    this.tasks = new WorkspaceScopedRepository(tasks);
+    this.threads = new WorkspaceScopedRepository(threads);
+  }
+
+  /** In the thread named by `threadId`, or in a new thread made in the same transaction. */
+  async create(workspaceId: string, { title, message, schedule, threadId, key = '' }: CreateTaskDto): Promise<Task> {
+    const record = {
+      title,
+      message,
+      scheduleStart: schedule.start,
+      scheduleTimeZone: schedule.timeZone,
+      recurrenceRules: (schedule.recurrenceRules ?? []).map(({ frequency }) => ({ frequency })),
+      key,
+    };
+    if (threadId !== undefined) {
+      return this.tasks
+        .insert(workspaceId, { ...record, threadId })
+        .catch((error: unknown) => translateForeignKeyViolation(error, UNKNOWN_THREAD));
+    }
+    return this.dataSource.transaction(async (manager) => {
+      const thread = await this.threads.within(manager).insert(workspaceId, {});
+      return this.tasks.within(manager).insert(workspaceId, { ...record, threadId: thread.id });
+    });
+  }
+
+  /** One page of the workspace's tasks; with `key`, only those whose key is exactly it. */
+  list(workspaceId: string, query: TaskListQueryDto): Promise<Page<Task>> {
+    return this.tasks.page(workspaceId, query.key === undefined ? {} : { key: query.key }, query);
+  }
+
+  async get(workspaceId: string, taskId: string): Promise<Task> {
+    return orNotFound(await this.tasks.findOneBy(workspaceId, { id: taskId }));
+  }
+
+  /** Fields left out keep their values; the row is locked while the schedule is merged. */
+  update(workspaceId: string, taskId: string, changes: UpdateTaskDto): Promise<Task> {
+    return this.dataSource
+      .transaction(async (manager) => {
+        const tasks = this.tasks.within(manager);
+        const stored = orNotFound(await tasks.lockOneBy(workspaceId, { id: taskId }));
+        const update = changedColumns(stored, changes);
+        if (Object.keys(update).length === 0) return stored;
+        return orNotFound(await tasks.update(workspaceId, { id: taskId }, update));
+      })
+      .catch((error: unknown) => translateForeignKeyViolation(error, UNKNOWN_THREAD));
+  }
+
+  /** Deletes the task; its thread stays. */
+  async remove(workspaceId: string, taskId: string): Promise<Task> {
+    return orNotFound(await this.tasks.delete(workspaceId, { id: taskId }));
+  }
+}
+
+function changedColumns(stored: Task, { title, message, key, threadId, schedule }: UpdateTaskDto): Partial<Task> {
+  const sent = { title, message, key, threadId };
+  const update: Partial<Task> = Object.fromEntries(Object.entries(sent).filter(([, value]) => value !== undefined));
+  if (schedule !== undefined) {
+    update.scheduleStart = schedule.start ?? stored.scheduleStart;
+    update.scheduleTimeZone = schedule.timeZone ?? stored.scheduleTimeZone;
+    update.recurrenceRules = schedule.recurrenceRules?.map(({ frequency }) => ({ frequency })) ?? stored.recurrenceRules;
+  }
+  return update;
+}
+
+function orNotFound(task: Task | null): Task {
+  if (task === null) throw new NotFoundError('Task');
+  return task;
+}
