@@ -40,7 +40,7 @@ export class ApiKeysController {
   @Get()
   @ApiOperation({ summary: 'List the API keys of the workspace', description: 'PUBLIC and PRIVATE keys; `value` only for PUBLIC keys.' })
   @ApiPageResponse({ description: 'The keys', type: ApiKeyListDto })
-  @ApiErrorResponses(403)
+  @ApiErrorResponses(400, 403)
   async list(
     @CurrentWorkspace() workspaceId: string,
     @Query() page: PageQueryDto,

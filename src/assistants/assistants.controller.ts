@@ -28,7 +28,7 @@ export class AssistantsController {
   @Get()
   @ApiOperation({ summary: 'List the assistants of the workspace' })
   @ApiPageResponse({ description: 'The assistants', type: AssistantListDto })
-  @ApiErrorResponses(403)
+  @ApiErrorResponses(400, 403)
   async list(
     @CurrentWorkspace() workspaceId: string,
     @Query() page: PageQueryDto,

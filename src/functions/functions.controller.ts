@@ -36,7 +36,7 @@ export class FunctionsController {
   @Get()
   @ApiOperation({ summary: 'List the functions of an assistant' })
   @ApiPageResponse({ description: 'The functions', type: FunctionListDto })
-  @ApiErrorResponses(403, 404)
+  @ApiErrorResponses(400, 403, 404)
   async list(
     @CurrentWorkspace() workspaceId: string,
     @Param('assistantId', assistantIdPipe) assistantId: string,

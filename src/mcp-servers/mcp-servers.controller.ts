@@ -38,7 +38,7 @@ export class McpServersController {
   @Get()
   @ApiOperation({ summary: 'List the MCP servers of an assistant' })
   @ApiPageResponse({ description: 'The MCP servers', type: McpServerListDto })
-  @ApiErrorResponses(403, 404)
+  @ApiErrorResponses(400, 403, 404)
   async list(
     @CurrentWorkspace() workspaceId: string,
     @Param('assistantId', assistantIdPipe) assistantId: string,

@@ -61,7 +61,7 @@ export class ToolsController {
   @Get()
   @ApiOperation({ summary: 'List the tools of an assistant' })
   @ApiPageResponse({ description: 'The tools', type: ToolListDto })
-  @ApiErrorResponses(403, 404)
+  @ApiErrorResponses(400, 403, 404)
   async list(
     @CurrentWorkspace() workspaceId: string,
     @Param('assistantId', assistantIdPipe) assistantId: string,

@@ -28,7 +28,7 @@ export class WorkspacesController {
   @Get()
   @ApiOperation({ summary: 'List the workspaces of the organization of the key' })
   @ApiPageResponse({ description: 'The workspaces', type: WorkspaceListDto })
-  @ApiErrorResponses(403)
+  @ApiErrorResponses(400, 403)
   async list(
     @CurrentPrincipal() caller: Principal,
     @Query() page: PageQueryDto,

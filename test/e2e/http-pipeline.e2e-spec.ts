@@ -93,6 +93,8 @@ describe('HTTP pipeline', () => {
       '/api/cloud/assistants/{assistantId}/mcp-servers/{mcpServerId}',
       '/api/cloud/assistants/{assistantId}/tools',
       '/api/cloud/assistants/{assistantId}/tools/{toolId}',
+      '/api/cloud/tasks',
+      '/api/cloud/tasks/{taskId}',
       '/api/cloud/workspaces',
       '/health',
     ]);

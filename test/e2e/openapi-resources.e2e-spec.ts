@@ -2,8 +2,8 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 
 type Schema = Record<string, any>;
 
-/** The OpenAPI document at /docs-json, as a client generator would read it, for the assistant resources. */
-describe('OpenAPI document: assistants and what they own', () => {
+/** The OpenAPI document at /docs-json, as a client generator would read it: assistants, what they own, and tasks. */
+describe('OpenAPI document: assistants, what they own, and tasks', () => {
   let t: TestApp;
   let document: Schema;
 
@@ -42,6 +42,11 @@ describe('OpenAPI document: assistants and what they own', () => {
     ['delete', '/assistants/{assistantId}/functions/{functionId}', '200', 'FunctionEnvelopeDto', null],
     ['get', '/assistants/{assistantId}/initial-messages', '200', 'InitialMessageListDto', null],
     ['put', '/assistants/{assistantId}/initial-messages', '200', 'InitialMessageListDto', 'ReplaceInitialMessagesDto'],
+    ['post', '/tasks', '201', 'TaskEnvelopeDto', 'CreateTaskDto'],
+    ['get', '/tasks', '200', 'TaskListDto', null],
+    ['get', '/tasks/{taskId}', '200', 'TaskEnvelopeDto', null],
+    ['patch', '/tasks/{taskId}', '200', 'TaskEnvelopeDto', 'UpdateTaskDto'],
+    ['delete', '/tasks/{taskId}', '200', 'TaskEnvelopeDto', null],
   ];
 
   it.each(operations)('%s %s: summary, bearer auth, uuid path ids, body, envelope and error bodies', (method, path, success, envelope, body) => {
@@ -55,7 +60,7 @@ describe('OpenAPI document: assistants and what they own', () => {
     expect(jsonSchemaRef(operation.requestBody?.content)).toBe(body === null ? undefined : `#/components/schemas/${body}`);
     expect(Object.keys(operation.responses).filter((status) => status.startsWith('2'))).toEqual([success]);
     expect(jsonSchemaRef(operation.responses[success].content)).toBe(`#/components/schemas/${envelope}`);
-    const errorStatuses = ['401', '403', '500', '503', ...(path === '/assistants' ? [] : ['404']), ...(body === null ? [] : ['413', '415'])];
+    const errorStatuses = ['401', '403', '500', '503', ...(['/assistants', '/tasks'].includes(path) ? [] : ['404']), ...(body === null ? [] : ['413', '415'])];
     for (const status of errorStatuses) {
       expect(jsonSchemaRef(operation.responses[status].content)).toBe('#/components/schemas/ErrorResponseDto');
     }
@@ -84,6 +89,8 @@ describe('OpenAPI document: assistants and what they own', () => {
       FunctionEnvelopeDto: 'function',
       FunctionListDto: 'functions',
       InitialMessageListDto: 'initialMessages',
+      TaskEnvelopeDto: 'task',
+      TaskListDto: 'tasks',
     };
     for (const [name, key] of Object.entries(envelopes)) {
       expect(Object.keys(schema(name).properties)).toEqual([key]);
@@ -104,6 +111,7 @@ describe('OpenAPI document: assistants and what they own', () => {
     expect(property('HandlerDto', 'type').enum).toEqual(['REQUEST']);
     expect(property('RequestHandlerDto', 'method').enum).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
     expect(property('InitialMessageInputDto', 'role').enum).toEqual(['ASSISTANT']);
+    expect(property('RecurrenceRuleDto', 'frequency').enum).toEqual(['hourly', 'daily', 'weekly', 'monthly', 'yearly']);
   });
 
   it('gives every default of the spec, and the display bounds', () => {
@@ -135,10 +143,39 @@ describe('OpenAPI document: assistants and what they own', () => {
     }
     expect(property('McpTransportResponseDto', 'headers')).toEqual(expect.objectContaining({ type: 'object', additionalProperties: { type: 'string' } }));
     for (const field of ['headers', 'body']) expect(property('RequestHandlerResponseDto', field).type).toBe('string');
-    for (const name of ['AssistantResponseDto', 'ToolResponseDto', 'McpServerResponseDto', 'McpTransportResponseDto', 'FunctionResponseDto', 'InitialMessageResponseDto']) {
+    expect(property('TaskResponseDto', 'nextRunAt')).toEqual(expect.objectContaining({ format: 'date-time', nullable: true }));
+    expect(property('TaskResponseDto', 'nextRunAt').description).toContain('first instant after the gap');
+    for (const name of ['TaskResponseDto', 'ToolResponseDto', 'McpServerResponseDto', 'McpTransportResponseDto', 'FunctionResponseDto', 'InitialMessageResponseDto']) {
       expect(property(name, 'id').format).toBe('uuid');
       expect(property(name, 'createdAt').format).toBe('date-time');
       expect(property(name, 'updatedAt').format).toBe('date-time');
     }
+  });
+
+  const lists = [
+    '/api-keys',
+    '/workspaces',
+    '/assistants',
+    '/assistants/{assistantId}/tools',
+    '/assistants/{assistantId}/mcp-servers',
+    '/assistants/{assistantId}/functions',
+    '/tasks',
+  ];
+
+  it.each(lists)('GET %s takes limit and cursor and documents the Link header of the next page', (path) => {
+    const list = document.paths[`/api/cloud${path}`].get;
+    const query = Object.fromEntries(list.parameters.filter((p: Schema) => p.in === 'query').map((p: Schema) => [p.name, p]));
+    expect(query.limit).toEqual(
+      expect.objectContaining({ required: false, schema: expect.objectContaining({ type: 'integer', minimum: 1, maximum: 1000, default: 100 }) }),
+    );
+    expect(query.cursor).toEqual(expect.objectContaining({ required: false, schema: expect.objectContaining({ type: 'string' }) }));
+    expect(list.responses['200'].headers.Link.description).toContain('rel="next"');
+    expect(jsonSchemaRef(list.responses['400'].content)).toBe('#/components/schemas/ErrorResponseDto');
+  });
+
+  it('GET /tasks documents the key filter, including the empty key', () => {
+    const key = document.paths['/api/cloud/tasks'].get.parameters.find((p: Schema) => p.name === 'key');
+    expect(key).toEqual(expect.objectContaining({ in: 'query', required: false }));
+    expect(key.description).toContain('?key=');
   });
 });
