@@ -1,4 +1,4 @@
-import type { FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
+import type { FindOptionsOrder, FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
 import { ValidationError } from '../errors.js';
 import { decodeCursor, encodeCursor, type ListPosition } from './cursor.js';
 import { PAGE_LIMITS, type PageQueryDto } from './page-query.dto.js';
@@ -21,7 +21,7 @@ export async function paginate<T extends Listed>(repository: Repository<T>, wher
   const limit = query.limit ?? PAGE_LIMITS.defaultLimit;
   const builder = repository
     .createQueryBuilder('listed')
-    .setFindOptions({ where, order: { createdAt: 'ASC', id: 'ASC' } as never })
+    .setFindOptions({ where, order: { createdAt: 'ASC', id: 'ASC' } as FindOptionsOrder<T> })
     .limit(limit + 1);
   if (query.cursor !== undefined) {
     const after = decodeCursor(query.cursor);
