@@ -1,9 +1,12 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import { customRule, IsIntegerIn, IsOmittable, IsTextWith } from '../validation.decorators.js';
 import { decodeCursor } from './cursor.js';
 
 export const PAGE_LIMITS = { defaultLimit: 100, maxLimit: 1000, maxCursorLength: 200 } as const;
+
+/** Only plain decimal digits count as a number: not `1e2`, `0x10`, ` 1` or an empty value. */
+const DECIMAL_INTEGER = /^-?\d{1,9}$/;
 
 /** `limit` and `cursor`, taken by every list route. */
 export class PageQueryDto {
@@ -15,7 +18,7 @@ export class PageQueryDto {
     default: PAGE_LIMITS.defaultLimit,
   })
   @IsOmittable()
-  @Type(() => Number)
+  @Transform(({ value }) => (typeof value === 'string' && DECIMAL_INTEGER.test(value) ? Number(value) : value))
   @IsIntegerIn(1, PAGE_LIMITS.maxLimit)
   limit?: number;
 
