@@ -125,20 +125,28 @@ describe('MCP servers', () => {
     const withHeaders = (headers: unknown) => sse({ headers });
 
     it.each<[string, Record<string, unknown>, string | RegExp]>([
-      ['no transportType', { sseTransport: { url: SSE_URL } }, /^transportType must be one of the following values: SSE, HTTP/],
-      ['an unknown transportType', { transportType: 'WEBSOCKET' }, /^transportType must be one of the following values: SSE, HTTP/],
-      ['a lowercase transportType', { transportType: 'sse', sseTransport: { url: SSE_URL } }, /^transportType must be one of the following values: SSE, HTTP/],
+      [
+        'no transportType',
+        { sseTransport: { url: SSE_URL } },
+        'transportType must be one of the following values: SSE, HTTP; sseTransport is accepted only with transportType SSE',
+      ],
+      ['an unknown transportType', { transportType: 'WEBSOCKET' }, 'transportType must be one of the following values: SSE, HTTP'],
+      ['a lowercase transportType', { transportType: 'sse', sseTransport: { url: SSE_URL } }, /^transportType must be one of the following values: SSE, HTTP; /],
       ['SSE without sseTransport', { transportType: 'SSE' }, 'sseTransport is required with transportType SSE'],
       ['HTTP without httpTransport', { transportType: 'HTTP' }, 'httpTransport is required with transportType HTTP'],
       ['SSE with an httpTransport too', { ...sse({}), httpTransport: { url: HTTP_URL } }, 'httpTransport is accepted only with transportType HTTP'],
-      ['HTTP with an sseTransport', { transportType: 'HTTP', sseTransport: { url: SSE_URL } }, /sseTransport is accepted only with transportType SSE/],
+      [
+        'HTTP with an sseTransport',
+        { transportType: 'HTTP', sseTransport: { url: SSE_URL } },
+        'sseTransport is accepted only with transportType SSE; httpTransport is required with transportType HTTP',
+      ],
       ['a transport that is not an object', { transportType: 'SSE', sseTransport: 'https://mcp.example.com' }, 'sseTransport must be an object'],
-      ['no url', { transportType: 'SSE', sseTransport: {} }, /^sseTransport\.url must be/],
+      ['no url', { transportType: 'SSE', sseTransport: {} }, 'sseTransport.url must be a string'],
       ['an ftp url', sse({ url: 'ftp://mcp.example.com/sse' }), 'sseTransport.url must be an absolute http or https URL'],
       ['a relative url', sse({ url: '/mcp/sse' }), 'sseTransport.url must be an absolute http or https URL'],
       ['a url that is not a url', sse({ url: 'not a url' }), 'sseTransport.url must be an absolute http or https URL'],
       ['an httpTransport url that is not a url', { transportType: 'HTTP', httpTransport: { url: 'mcp' } }, 'httpTransport.url must be an absolute http or https URL'],
-      ['a url that is a number', sse({ url: 42 }), /^sseTransport\.url must be a string/],
+      ['a url that is a number', sse({ url: 42 }), 'sseTransport.url must be a string'],
       ['headers as an array', withHeaders(['Authorization: x']), 'sseTransport.headers must be an object of header names to string values'],
       ['headers as a string', withHeaders('Authorization: x'), 'sseTransport.headers must be an object of header names to string values'],
       ['headers as null', withHeaders(null), 'sseTransport.headers must be an object of header names to string values'],
@@ -151,7 +159,11 @@ describe('MCP servers', () => {
       ],
       ['a header name with a space', withHeaders({ 'X Api Key': 'x' }), 'sseTransport.headers has an invalid header name: "X Api Key"'],
       ['an empty header name', withHeaders({ '': 'x' }), 'sseTransport.headers has an invalid header name: ""'],
-      ['a header named twice ignoring case', withHeaders({ A: '1', a: '2' }), /^sseTransport\.headers names the header a more than once/],
+      [
+        'a header named twice ignoring case',
+        withHeaders({ A: '1', a: '2' }),
+        'sseTransport.headers names the header a more than once (header names are case-insensitive)',
+      ],
       ['a header value with a newline', withHeaders({ 'X-Evil': 'a\r\nInjected: yes' }), 'sseTransport.headers has a value with control characters, for X-Evil'],
       ['a header value of 8193 characters', withHeaders({ 'X-Big': 'v'.repeat(8193) }), 'sseTransport.headers has a value longer than 8192 characters, for X-Big'],
       ['an unknown top-level field', { ...sse({}), name: 'Search' }, 'property name should not exist'],
@@ -310,7 +322,7 @@ describe('MCP servers', () => {
       for (const send of routes(assistantId, server.id)) {
         for (const key of [publicKey, ORGANIZATION_KEY]) {
           const response = await send(key).expect(403);
-          expect(response.body).toEqual({ error: 'Forbidden', message: expect.any(String) });
+          expect(response.body).toEqual({ error: 'Forbidden', message: expect.stringContaining('accepts PRIVATE keys') });
         }
       }
       expect(await listServers()).toEqual([server]);
