@@ -7,7 +7,7 @@ import { AppModule } from './app.module.js';
 import { BODY_LIMIT } from './common/body-limit.js';
 import { assignRequestId } from './common/request-id.js';
 import { answerUnknownRoute } from './common/unknown-route.js';
-import { requireJsonBody } from './common/require-json-body.js';
+import { requireJsonBody, requireObjectBody } from './common/require-json-body.js';
 import type { AppConfig } from './config/app-config.js';
 import { enabledLogLevels } from './config/log-levels.js';
 
@@ -24,6 +24,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.use(assignRequestId);
   app.use(requireJsonBody);
   app.useBodyParser('json', { limit: BODY_LIMIT });
+  app.use(requireObjectBody);
   setUpOpenApi(app);
   await app.init();
   app.use(answerUnknownRoute);

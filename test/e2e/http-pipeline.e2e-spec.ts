@@ -17,6 +17,14 @@ describe('HTTP pipeline', () => {
     expect(response.body).toEqual({ error: 'Bad Request', message: expect.stringMatching(/^Malformed JSON body: /) });
   });
 
+  it.each([
+    ['an array', '[{"name": "x"}]'],
+    ['an empty array', '[]'],
+  ])('answers a JSON body that is %s, not an object, with 400 {error, message}', async (_, body) => {
+    const response = await t.http.post(API_KEYS).set(bearer(PRIVATE_KEY)).set('Content-Type', 'application/json').send(body).expect(400);
+    expect(response.body).toEqual({ error: 'Bad Request', message: 'The request body must be a JSON object, not an array' });
+  });
+
   it('answers a body over 1 MB with 413 {error, message}', async () => {
     const response = await t.http
       .post(API_KEYS)

@@ -1,0 +1,588 @@
+import { countRows, UNAUTHORIZED, UNKNOWN_ID } from '../support/assistants.js';
+import {
+  bearer,
+  ISO_UTC,
+  ORGANIZATION_KEY,
+  PRIVATE_KEY,
+  seedSecondWorkspace,
+  startTestApp,
+  type TestApp,
+  UUID,
+} from '../support/test-app.js';
+
+const TASKS = '/api/cloud/tasks';
+
+const NOT_FOUND = { error: 'Not Found', message: 'Task not found' };
+const UNKNOWN_THREAD = { error: 'Bad Request', message: 'threadId does not name a thread of this workspace' };
+const BAD_START = { error: 'Bad Request', message: 'schedule.start must be a real local date-time YYYY-MM-DDTHH:MM:SS, without offset' };
+const BAD_TIME_ZONE = { error: 'Bad Request', message: 'schedule.timeZone must be an IANA time-zone name, such as Europe/Berlin' };
+const BAD_FREQUENCY = {
+  error: 'Bad Request',
+  message: 'schedule.recurrenceRules.0.frequency must be one of the following values: hourly, daily, weekly, monthly, yearly',
+};
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+interface TaskBody {
+  id: string;
+  title: string;
+  message: string;
+  schedule: { start: string; timeZone: string; recurrenceRules: { frequency: string }[] };
+  threadId: string;
+  key: string;
+  nextRunAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A valid create body: a one-off run far in the future, in UTC. */
+const taskInput = (overrides: Record<string, unknown> = {}) => ({
+  title: 'Daily summary',
+  message: 'Summarise yesterday’s conversations.',
+  schedule: { start: '2099-01-01T09:00:00', timeZone: 'UTC' },
+  ...overrides,
+});
+
+describe('Tasks', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+  beforeEach(() => t.reset());
+
+  const createTask = async (overrides: Record<string, unknown> = {}, key = PRIVATE_KEY): Promise<TaskBody> =>
+    (await t.http.post(TASKS).set(bearer(key)).send(taskInput(overrides)).expect(201)).body.task;
+
+  const getTask = async (id: string, key = PRIVATE_KEY): Promise<TaskBody> =>
+    (await t.http.get(`${TASKS}/${id}`).set(bearer(key)).expect(200)).body.task;
+
+  const listTasks = async (query = '', key = PRIVATE_KEY): Promise<TaskBody[]> =>
+    (await t.http.get(`${TASKS}${query}`).set(bearer(key)).expect(200)).body.tasks;
+
+  const titles = (tasks: TaskBody[]) => tasks.map((task) => task.title);
+
+  /** Every route, as functions that send the request with the given key (none when undefined). */
+  const routes = (taskId: string) =>
+    [
+      () => t.http.post(TASKS).send(taskInput({ title: 'intruder' })),
+      () => t.http.get(TASKS),
+      () => t.http.get(`${TASKS}/${taskId}`),
+      () => t.http.patch(`${TASKS}/${taskId}`).send({ title: 'intruder' }),
+      () => t.http.delete(`${TASKS}/${taskId}`),
+    ].map((request) => (key?: string) => (key === undefined ? request() : request().set(bearer(key))));
+
+  describe('POST /tasks', () => {
+    it('creates a task in a new thread with exactly the documented fields, key "" and no recurrence rules by default', async () => {
+      const response = await t.http.post(TASKS).set(bearer(PRIVATE_KEY)).send(taskInput()).expect(201);
+
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(Object.keys(response.body)).toEqual(['task']);
+      expect(response.body.task).toEqual({
+        id: expect.stringMatching(UUID),
+        title: 'Daily summary',
+        message: 'Summarise yesterday’s conversations.',
+        schedule: { start: '2099-01-01T09:00:00', timeZone: 'UTC', recurrenceRules: [] },
+        threadId: expect.stringMatching(UUID),
+        key: '',
+        nextRunAt: '2099-01-01T09:00:00.000Z',
+        createdAt: expect.stringMatching(ISO_UTC),
+        updatedAt: expect.stringMatching(ISO_UTC),
+      });
+      expect(response.body.task.updatedAt).toBe(response.body.task.createdAt);
+      expect(response.body.task.threadId).not.toBe(response.body.task.id);
+
+      expect(await getTask(response.body.task.id)).toEqual(response.body.task);
+      expect(await listTasks()).toEqual([response.body.task]);
+      expect(await countRows(t, 'threads')).toBe(1);
+    });
+
+    it('stores key and recurrence rules as sent and reads start in the time zone', async () => {
+      const task = await createTask({
+        key: 'reports',
+        schedule: { start: '2099-07-01T09:00:00', timeZone: 'Europe/Berlin', recurrenceRules: [{ frequency: 'daily' }, { frequency: 'weekly' }] },
+      });
+      expect(task).toEqual({
+        id: expect.stringMatching(UUID),
+        title: 'Daily summary',
+        message: 'Summarise yesterday’s conversations.',
+        schedule: { start: '2099-07-01T09:00:00', timeZone: 'Europe/Berlin', recurrenceRules: [{ frequency: 'daily' }, { frequency: 'weekly' }] },
+        threadId: expect.stringMatching(UUID),
+        key: 'reports',
+        nextRunAt: '2099-07-01T07:00:00.000Z',
+        createdAt: expect.stringMatching(ISO_UTC),
+        updatedAt: expect.stringMatching(ISO_UTC),
+      });
+      expect(await getTask(task.id)).toEqual(task);
+    });
+
+    it('gives every task created without threadId a thread of its own', async () => {
+      const first = await createTask({ title: 'first' });
+      const second = await createTask({ title: 'second' });
+      expect(second.threadId).not.toBe(first.threadId);
+      expect(await countRows(t, 'threads')).toBe(2);
+    });
+
+    it('puts a task sent with the threadId of an existing task into that thread, making no new thread', async () => {
+      const first = await createTask({ title: 'first' });
+      const second = await createTask({ title: 'second', threadId: first.threadId });
+      expect(second.threadId).toBe(first.threadId);
+      expect(await getTask(second.id)).toEqual(second);
+      expect(await countRows(t, 'threads')).toBe(1);
+      expect(await countRows(t, 'tasks')).toBe(2);
+    });
+
+    it('refuses a threadId that names no thread of the workspace (unknown, or another workspace’s), creating nothing', async () => {
+      const { privateKey } = await seedSecondWorkspace(t.http);
+      const theirs = await createTask({ title: 'theirs' }, privateKey);
+      for (const threadId of [UNKNOWN_ID, theirs.threadId]) {
+        const response = await t.http.post(TASKS).set(bearer(PRIVATE_KEY)).send(taskInput({ threadId })).expect(400);
+        expect(response.body).toEqual(UNKNOWN_THREAD);
+      }
+      expect(await listTasks()).toEqual([]);
+      expect(await countRows(t, 'tasks')).toBe(1);
+      expect(await countRows(t, 'threads')).toBe(1);
+    });
+
+    it('refuses a threadId that is not a UUID', async () => {
+      for (const threadId of ['not-a-uuid', 42, null]) {
+        const response = await t.http.post(TASKS).set(bearer(PRIVATE_KEY)).send(taskInput({ threadId })).expect(400);
+        expect(response.body).toEqual({ error: 'Bad Request', message: 'threadId must be a UUID' });
+      }
+      expect(await countRows(t, 'tasks')).toBe(0);
+      expect(await countRows(t, 'threads')).toBe(0);
+    });
+
+    it.each([
+      ['an ordinary time', '2026-12-31T23:59:59', 'UTC'],
+      ['a leap day', '2028-02-29T00:00:00', 'UTC'],
+      ['midnight', '2026-01-01T00:00:00', 'UTC'],
+      ['a time skipped by a daylight-saving change', '2026-03-29T02:30:00', 'Europe/Berlin'],
+    ])('accepts %s as start and returns it exactly as sent', async (_, start, timeZone) => {
+      const task = await createTask({ schedule: { start, timeZone } });
+      expect(task.schedule).toEqual({ start, timeZone, recurrenceRules: [] });
+      expect((await getTask(task.id)).schedule.start).toBe(start);
+    });
+
+    it.each([
+      '2026-02-30T10:00:00',
+      '2027-02-29T00:00:00',
+      '2026-13-01T00:00:00',
+      '2026-00-10T00:00:00',
+      '2026-01-01T24:00:00',
+      '2026-01-01T10:60:00',
+      '2026-01-01T10:00',
+      '2026-01-01',
+      '2026-01-01T10:00:00Z',
+      '2026-01-01T10:00:00+02:00',
+      '2026-01-01 10:00:00',
+      '2026-01-01T10:00:00.000',
+      '',
+    ])('refuses start %j, creating nothing', async (start) => {
+      const response = await t.http.post(TASKS).set(bearer(PRIVATE_KEY)).send(taskInput({ schedule: { start, timeZone: 'UTC' } })).expect(400);
+      expect(response.body).toEqual(BAD_START);
+      expect(await countRows(t, 'tasks')).toBe(0);
+      expect(await countRows(t, 'threads')).toBe(0);
+    });
+
+    it.each([
+      ['UTC', '2099-01-15T09:00:00.000Z'],
+      ['Europe/Berlin', '2099-01-15T08:00:00.000Z'],
+      ['America/New_York', '2099-01-15T14:00:00.000Z'],
+      ['Asia/Kolkata', '2099-01-15T03:30:00.000Z'],
+    ])('accepts the IANA zone %s and reads start in it', async (timeZone, nextRunAt) => {
+      const task = await createTask({ schedule: { start: '2099-01-15T09:00:00', timeZone } });
+      expect(task.schedule.timeZone).toBe(timeZone);
+      expect(task.nextRunAt).toBe(nextRunAt);
+    });
+
+    it.each(['Mars/Base', '+02:00', 'GMT+2', 'UTC+2', ''])('refuses the time zone %j, creating nothing', async (timeZone) => {
+      const response = await t.http
+        .post(TASKS)
+        .set(bearer(PRIVATE_KEY))
+        .send(taskInput({ schedule: { start: '2099-01-01T09:00:00', timeZone } }))
+        .expect(400);
+      expect(response.body).toEqual(BAD_TIME_ZONE);
+      expect(await countRows(t, 'tasks')).toBe(0);
+    });
+
+    it.each(['hourly', 'daily', 'weekly', 'monthly', 'yearly'])('accepts the frequency %s', async (frequency) => {
+      const task = await createTask({ schedule: { start: '2099-01-01T09:00:00', timeZone: 'UTC', recurrenceRules: [{ frequency }] } });
+      expect(task.schedule.recurrenceRules).toEqual([{ frequency }]);
+      expect(task.nextRunAt).toBe('2099-01-01T09:00:00.000Z');
+    });
+
+    it('accepts ten recurrence rules and refuses eleven', async () => {
+      const rules = (count: number) => Array.from({ length: count }, () => ({ frequency: 'daily' }));
+      const task = await createTask({ schedule: { start: '2099-01-01T09:00:00', timeZone: 'UTC', recurrenceRules: rules(10) } });
+      expect(task.schedule.recurrenceRules).toEqual(rules(10));
+
+      const response = await t.http
+        .post(TASKS)
+        .set(bearer(PRIVATE_KEY))
+        .send(taskInput({ schedule: { start: '2099-01-01T09:00:00', timeZone: 'UTC', recurrenceRules: rules(11) } }))
+        .expect(400);
+      expect(response.body).toEqual({ error: 'Bad Request', message: 'schedule.recurrenceRules must contain no more than 10 elements' });
+      expect(await countRows(t, 'tasks')).toBe(1);
+    });
+
+    it.each([
+      [[{ frequency: 'minutely' }], BAD_FREQUENCY.message],
+      [[{ frequency: 'DAILY' }], BAD_FREQUENCY.message],
+      [[{}], BAD_FREQUENCY.message],
+      [[{ frequency: 'daily', interval: 2 }], 'property schedule.recurrenceRules.0.interval should not exist'],
+      ['daily', 'schedule.recurrenceRules must be an array'],
+      [{ frequency: 'daily' }, 'schedule.recurrenceRules must be an array'],
+      [null, 'schedule.recurrenceRules must be an array'],
+      [['daily'], 'schedule.recurrenceRules.0 must be an object'],
+    ])('refuses recurrenceRules %j, creating nothing', async (recurrenceRules, message) => {
+      const response = await t.http
+        .post(TASKS)
+        .set(bearer(PRIVATE_KEY))
+        .send(taskInput({ schedule: { start: '2099-01-01T09:00:00', timeZone: 'UTC', recurrenceRules } }))
+        .expect(400);
+      expect(response.body).toEqual({ error: 'Bad Request', message });
+      expect(await countRows(t, 'tasks')).toBe(0);
+    });
+
+    it.each(([
+      [{ title: undefined }, 'title must be a string'],
+      [{ title: 42 }, 'title must be a string'],
+      [{ title: '' }, 'title must be longer than or equal to 1 characters'],
+      [{ title: '   ' }, 'title must not be blank'],
+      [{ title: 'x'.repeat(256) }, 'title must be shorter than or equal to 255 characters'],
+      [{ message: undefined }, 'message must be a string'],
+      [{ message: '' }, 'message must be longer than or equal to 1 characters'],
+      [{ message: 'x'.repeat(32_001) }, 'message must be shorter than or equal to 32000 characters'],
+      [{ key: 42 }, 'key must be a string'],
+      [{ key: null }, 'key must be a string'],
+      [{ key: 'k'.repeat(256) }, 'key must be shorter than or equal to 255 characters'],
+      [{ schedule: undefined }, 'schedule must be an object'],
+      [{ schedule: 'daily' }, 'schedule must be an object'],
+      [{ schedule: null }, 'schedule must be an object'],
+      [{ schedule: { timeZone: 'UTC' } }, 'schedule.start must be a string'],
+      [{ schedule: { start: '2099-01-01T09:00:00' } }, 'schedule.timeZone must be a string'],
+      [{ schedule: { start: '2099-01-01T09:00:00', timeZone: 'UTC', every: 'day' } }, 'property schedule.every should not exist'],
+      [{ id: UNKNOWN_ID }, 'property id should not exist'],
+      [{ nextRunAt: '2099-01-01T09:00:00.000Z' }, 'property nextRunAt should not exist'],
+    ] as [Record<string, unknown>, string][]).map(([overrides, message]) => ({ overrides, message })))('refuses body $#, answering “$message”, and creates nothing', async ({ overrides, message }) => {
+      const response = await t.http.post(TASKS).set(bearer(PRIVATE_KEY)).send(taskInput(overrides)).expect(400);
+      expect(response.body).toEqual({ error: 'Bad Request', message });
+      expect(await countRows(t, 'tasks')).toBe(0);
+      expect(await countRows(t, 'threads')).toBe(0);
+    });
+
+    it('accepts the longest title, message and key, and an explicit empty key', async () => {
+      const long = await createTask({ title: 'т'.repeat(255), message: 'm'.repeat(32_000), key: 'k'.repeat(255) });
+      expect(await getTask(long.id)).toEqual({ ...long, title: 'т'.repeat(255), message: 'm'.repeat(32_000), key: 'k'.repeat(255) });
+      expect((await createTask({ key: '' })).key).toBe('');
+    });
+  });
+
+  describe('nextRunAt', () => {
+    it('is null for a task without recurrence rules whose start has passed', async () => {
+      const task = await createTask({ schedule: { start: '2020-01-01T00:00:00', timeZone: 'UTC' } });
+      expect(task.nextRunAt).toBeNull();
+      expect((await getTask(task.id)).nextRunAt).toBeNull();
+    });
+
+    it('is the next daily run at or after now for a daily task that started in the past', async () => {
+      const before = Date.now();
+      const task = await createTask({ schedule: { start: '2020-01-01T10:00:00', timeZone: 'UTC', recurrenceRules: [{ frequency: 'daily' }] } });
+      const after = Date.now();
+
+      const todayAtTen = Date.UTC(new Date(before).getUTCFullYear(), new Date(before).getUTCMonth(), new Date(before).getUTCDate(), 10);
+      const candidates = [todayAtTen, todayAtTen + DAY].map((at) => new Date(at).toISOString());
+      expect(candidates).toContain(task.nextRunAt);
+      const next = Date.parse(task.nextRunAt as string);
+      expect(next).toBeGreaterThanOrEqual(before);
+      expect(next).toBeLessThan(after + DAY);
+    });
+
+    it('is the next whole hour after the first run for an hourly task that started in the past', async () => {
+      const before = Date.now();
+      const task = await createTask({ schedule: { start: '2020-01-01T10:00:00', timeZone: 'UTC', recurrenceRules: [{ frequency: 'hourly' }] } });
+      const after = Date.now();
+
+      expect(task.nextRunAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:00:00\.000Z$/);
+      const next = Date.parse(task.nextRunAt as string);
+      expect(next).toBeGreaterThanOrEqual(before);
+      expect(next).toBeLessThan(after + HOUR);
+    });
+  });
+
+  describe('GET /tasks/{taskId}', () => {
+    it('returns the task in a { task } envelope', async () => {
+      const task = await createTask({ key: 'reports' });
+      const response = await t.http.get(`${TASKS}/${task.id}`).set(bearer(PRIVATE_KEY)).expect(200);
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(response.body).toEqual({ task });
+    });
+
+    it('answers 404 for an unknown id, a malformed id and a task of another workspace', async () => {
+      const { privateKey } = await seedSecondWorkspace(t.http);
+      const theirs = await createTask({ title: 'theirs' }, privateKey);
+      for (const id of [UNKNOWN_ID, 'not-a-uuid', theirs.id]) {
+        const response = await t.http.get(`${TASKS}/${id}`).set(bearer(PRIVATE_KEY)).expect(404);
+        expect(response.body).toEqual(NOT_FOUND);
+      }
+      expect(await getTask(theirs.id, privateKey)).toEqual(theirs);
+    });
+  });
+
+  describe('GET /tasks', () => {
+    it('lists only the caller’s workspace’s tasks, oldest first, in both directions', async () => {
+      const { privateKey } = await seedSecondWorkspace(t.http);
+      const first = await createTask({ title: 'first' });
+      const theirs = await createTask({ title: 'theirs' }, privateKey);
+      const second = await createTask({ title: 'second', threadId: first.threadId });
+      const third = await createTask({ title: 'third' });
+
+      const response = await t.http.get(TASKS).set(bearer(PRIVATE_KEY)).expect(200);
+      expect(Object.keys(response.body)).toEqual(['tasks']);
+      expect(response.body.tasks).toEqual([first, second, third]);
+      expect(response.headers.link).toBeUndefined();
+      expect(await listTasks('', privateKey)).toEqual([theirs]);
+    });
+
+    it('returns an empty list when the workspace has no tasks', async () => {
+      expect(await listTasks()).toEqual([]);
+    });
+
+    it('filters by key exactly: case, prefixes and the empty key count', async () => {
+      const { privateKey } = await seedSecondWorkspace(t.http);
+      await createTask({ title: 'plain' });
+      const reports = await createTask({ title: 'reports', key: 'reports' });
+      await createTask({ title: 'Reports', key: 'Reports' });
+      await createTask({ title: 'report', key: 'report' });
+      await createTask({ title: 'reports ', key: 'reports ' });
+      const moreReports = await createTask({ title: 'more reports', key: 'reports' });
+      await createTask({ title: 'theirs', key: 'reports' }, privateKey);
+
+      expect(await listTasks('?key=reports')).toEqual([reports, moreReports]);
+      expect(titles(await listTasks('?key=Reports'))).toEqual(['Reports']);
+      expect(titles(await listTasks('?key='))).toEqual(['plain']);
+      expect(titles(await listTasks('?key=nothing'))).toEqual([]);
+      expect(titles(await listTasks('?key=reports%20'))).toEqual(['reports ']);
+      expect(titles(await listTasks())).toEqual(['plain', 'reports', 'Reports', 'report', 'reports ', 'more reports']);
+      expect(titles(await listTasks('?key=reports', privateKey))).toEqual(['theirs']);
+    });
+
+    it.each([
+      ['?key=a&key=b', 'key must be a string'],
+      ['?foo=bar', 'property foo should not exist'],
+      [`?key=${'k'.repeat(256)}`, 'key must be shorter than or equal to 255 characters'],
+    ])('refuses the query %s', async (query, message) => {
+      await createTask();
+      const response = await t.http.get(`${TASKS}${query}`).set(bearer(PRIVATE_KEY)).expect(400);
+      expect(response.body).toEqual({ error: 'Bad Request', message });
+    });
+
+    it('pages with limit and a Link header to the next page, which carries no Link when it is the last', async () => {
+      const [first, second, third] = [await createTask({ title: 'first' }), await createTask({ title: 'second' }), await createTask({ title: 'third' })];
+
+      const page = await t.http.get(`${TASKS}?limit=2`).set(bearer(PRIVATE_KEY)).expect(200);
+      expect(page.body).toEqual({ tasks: [first, second] });
+      const link = /^<(\/api\/cloud\/tasks\?limit=2&cursor=[A-Za-z0-9_-]+)>; rel="next"$/.exec(page.headers.link);
+      expect(link).not.toBeNull();
+
+      const next = await t.http.get(link![1]).set(bearer(PRIVATE_KEY)).expect(200);
+      expect(next.body).toEqual({ tasks: [third] });
+      expect(next.headers.link).toBeUndefined();
+    });
+
+    it('keeps the key filter in the Link to the next page', async () => {
+      await createTask({ title: 'other', key: 'y' });
+      const [first, second] = [await createTask({ title: 'x1', key: 'x' }), await createTask({ title: 'x2', key: 'x' })];
+      await createTask({ title: 'other too', key: 'y' });
+
+      const page = await t.http.get(`${TASKS}?key=x&limit=1`).set(bearer(PRIVATE_KEY)).expect(200);
+      expect(page.body).toEqual({ tasks: [first] });
+      const link = /^<(\/api\/cloud\/tasks\?key=x&limit=1&cursor=[A-Za-z0-9_-]+)>; rel="next"$/.exec(page.headers.link);
+      expect(link).not.toBeNull();
+
+      const next = await t.http.get(link![1]).set(bearer(PRIVATE_KEY)).expect(200);
+      expect(next.body).toEqual({ tasks: [second] });
+      expect(next.headers.link).toBeUndefined();
+    });
+  });
+
+  describe('PATCH /tasks/{taskId}', () => {
+    const patch = (id: string, body: unknown, key = PRIVATE_KEY) => t.http.patch(`${TASKS}/${id}`).set(bearer(key)).send(body as object);
+
+    it('changes only the fields sent, keeps createdAt and moves updatedAt forward', async () => {
+      const task = await createTask({ key: 'reports', schedule: { start: '2099-01-01T09:00:00', timeZone: 'UTC', recurrenceRules: [{ frequency: 'daily' }] } });
+      await getTask(task.id);
+      const response = await patch(task.id, { title: 'Weekly digest', message: 'Summarise the week.' }).expect(200);
+
+      expect(Object.keys(response.body)).toEqual(['task']);
+      expect(response.body.task).toEqual({ ...task, title: 'Weekly digest', message: 'Summarise the week.', updatedAt: expect.stringMatching(ISO_UTC) });
+      expect(Date.parse(response.body.task.updatedAt)).toBeGreaterThan(Date.parse(task.updatedAt));
+      expect(await getTask(task.id)).toEqual(response.body.task);
+    });
+
+    it('merges schedule fields one by one: those left out keep their values', async () => {
+      const task = await createTask({ schedule: { start: '2099-01-15T09:00:00', timeZone: 'UTC' } });
+
+      const rules = await patch(task.id, { schedule: { recurrenceRules: [{ frequency: 'weekly' }] } }).expect(200);
+      expect(rules.body.task.schedule).toEqual({ start: '2099-01-15T09:00:00', timeZone: 'UTC', recurrenceRules: [{ frequency: 'weekly' }] });
+      expect(rules.body.task.nextRunAt).toBe('2099-01-15T09:00:00.000Z');
+
+      const zone = await patch(task.id, { schedule: { timeZone: 'Europe/Berlin' } }).expect(200);
+      expect(zone.body.task.schedule).toEqual({ start: '2099-01-15T09:00:00', timeZone: 'Europe/Berlin', recurrenceRules: [{ frequency: 'weekly' }] });
+      expect(zone.body.task.nextRunAt).toBe('2099-01-15T08:00:00.000Z');
+
+      const start = await patch(task.id, { schedule: { start: '2099-07-01T09:00:00' } }).expect(200);
+      expect(start.body.task.schedule).toEqual({ start: '2099-07-01T09:00:00', timeZone: 'Europe/Berlin', recurrenceRules: [{ frequency: 'weekly' }] });
+      expect(start.body.task.nextRunAt).toBe('2099-07-01T07:00:00.000Z');
+
+      const cleared = await patch(task.id, { schedule: { start: '2020-01-01T00:00:00', recurrenceRules: [] } }).expect(200);
+      expect(cleared.body.task.schedule).toEqual({ start: '2020-01-01T00:00:00', timeZone: 'Europe/Berlin', recurrenceRules: [] });
+      expect(cleared.body.task.nextRunAt).toBeNull();
+
+      expect(await getTask(task.id)).toEqual(cleared.body.task);
+      expect(cleared.body.task).toEqual({ ...task, schedule: cleared.body.task.schedule, nextRunAt: null, updatedAt: expect.stringMatching(ISO_UTC) });
+    });
+
+    it('can empty the key, which moves the task to the ?key= list', async () => {
+      const task = await createTask({ key: 'reports' });
+      const response = await patch(task.id, { key: '' }).expect(200);
+      expect(response.body.task).toEqual({ ...task, key: '', updatedAt: expect.stringMatching(ISO_UTC) });
+      expect(await listTasks('?key=reports')).toEqual([]);
+      expect(await listTasks('?key=')).toEqual([response.body.task]);
+    });
+
+    it('moves the task to another existing thread of the workspace', async () => {
+      const first = await createTask({ title: 'first' });
+      const second = await createTask({ title: 'second' });
+      const response = await patch(second.id, { threadId: first.threadId }).expect(200);
+      expect(response.body.task).toEqual({ ...second, threadId: first.threadId, updatedAt: expect.stringMatching(ISO_UTC) });
+      expect(await getTask(second.id)).toEqual(response.body.task);
+      expect(await getTask(first.id)).toEqual(first);
+      expect(await countRows(t, 'threads')).toBe(2);
+    });
+
+    it('refuses a threadId that names no thread of the workspace, changing nothing', async () => {
+      const { privateKey } = await seedSecondWorkspace(t.http);
+      const theirs = await createTask({ title: 'theirs' }, privateKey);
+      const task = await createTask();
+      for (const threadId of [UNKNOWN_ID, theirs.threadId]) {
+        const response = await patch(task.id, { title: 'moved', threadId }).expect(400);
+        expect(response.body).toEqual(UNKNOWN_THREAD);
+      }
+      const malformed = await patch(task.id, { threadId: 'not-a-uuid' }).expect(400);
+      expect(malformed.body).toEqual({ error: 'Bad Request', message: 'threadId must be a UUID' });
+      expect(await getTask(task.id)).toEqual(task);
+    });
+
+    it('answers an empty body with the task unchanged', async () => {
+      const task = await createTask();
+      const response = await patch(task.id, {}).expect(200);
+      expect(response.body).toEqual({ task });
+      expect(await getTask(task.id)).toEqual(task);
+    });
+
+    it.each(([
+      [{ title: null }, 'title must be a string'],
+      [{ title: '' }, 'title must be longer than or equal to 1 characters'],
+      [{ title: ' ' }, 'title must not be blank'],
+      [{ message: null }, 'message must be a string'],
+      [{ message: 'x'.repeat(32_001) }, 'message must be shorter than or equal to 32000 characters'],
+      [{ key: null }, 'key must be a string'],
+      [{ key: 7 }, 'key must be a string'],
+      [{ threadId: null }, 'threadId must be a UUID'],
+      [{ schedule: null }, 'schedule must be an object'],
+      [{ schedule: 'daily' }, 'schedule must be an object'],
+      [{ schedule: { start: null } }, 'schedule.start must be a string'],
+      [{ schedule: { start: '2026-02-30T10:00:00' } }, BAD_START.message],
+      [{ schedule: { start: '2099-01-01T09:00:00Z' } }, BAD_START.message],
+      [{ schedule: { timeZone: null } }, 'schedule.timeZone must be a string'],
+      [{ schedule: { timeZone: 'Mars/Base' } }, BAD_TIME_ZONE.message],
+      [{ schedule: { recurrenceRules: null } }, 'schedule.recurrenceRules must be an array'],
+      [{ schedule: { recurrenceRules: [{ frequency: 'minutely' }] } }, BAD_FREQUENCY.message],
+      [{ schedule: { every: 'day' } }, 'property schedule.every should not exist'],
+      [{ title: 'ok', extra: true }, 'property extra should not exist'],
+    ] as [Record<string, unknown>, string][]).map(([body, message]) => ({ body, message })))('refuses change $#, answering “$message”, and changes nothing', async ({ body, message }) => {
+      const task = await createTask({ key: 'reports', schedule: { start: '2099-01-01T09:00:00', timeZone: 'UTC', recurrenceRules: [{ frequency: 'daily' }] } });
+      const response = await patch(task.id, body).expect(400);
+      expect(response.body).toEqual({ error: 'Bad Request', message });
+      expect(await getTask(task.id)).toEqual(task);
+    });
+
+    it('answers 404 for an unknown id, a malformed id and a task of another workspace, changing nothing', async () => {
+      const { privateKey } = await seedSecondWorkspace(t.http);
+      const theirs = await createTask({ title: 'theirs' }, privateKey);
+      for (const id of [UNKNOWN_ID, 'not-a-uuid', theirs.id]) {
+        const response = await patch(id, { title: 'stolen' }).expect(404);
+        expect(response.body).toEqual(NOT_FOUND);
+      }
+      expect(await getTask(theirs.id, privateKey)).toEqual(theirs);
+    });
+  });
+
+  describe('DELETE /tasks/{taskId}', () => {
+    it('returns the task as it was and removes it; its thread stays usable', async () => {
+      const task = await createTask({ key: 'reports' });
+      const response = await t.http.delete(`${TASKS}/${task.id}`).set(bearer(PRIVATE_KEY)).expect(200);
+      expect(response.body).toEqual({ task });
+
+      const gone = await t.http.get(`${TASKS}/${task.id}`).set(bearer(PRIVATE_KEY)).expect(404);
+      expect(gone.body).toEqual(NOT_FOUND);
+      expect(await listTasks()).toEqual([]);
+      const again = await t.http.delete(`${TASKS}/${task.id}`).set(bearer(PRIVATE_KEY)).expect(404);
+      expect(again.body).toEqual(NOT_FOUND);
+
+      expect(await countRows(t, 'threads')).toBe(1);
+      const joined = await createTask({ title: 'joins the old thread', threadId: task.threadId });
+      expect(joined.threadId).toBe(task.threadId);
+    });
+
+    it('leaves another task of the same thread as it was', async () => {
+      const first = await createTask({ title: 'first' });
+      const second = await createTask({ title: 'second', threadId: first.threadId });
+      await t.http.delete(`${TASKS}/${first.id}`).set(bearer(PRIVATE_KEY)).expect(200);
+      expect(await getTask(second.id)).toEqual(second);
+      expect(await listTasks()).toEqual([second]);
+    });
+
+    it('answers 404 for an unknown id, a malformed id and a task of another workspace, deleting nothing', async () => {
+      const { privateKey } = await seedSecondWorkspace(t.http);
+      const theirs = await createTask({ title: 'theirs' }, privateKey);
+      const mine = await createTask({ title: 'mine' });
+      for (const id of [UNKNOWN_ID, 'not-a-uuid', theirs.id]) {
+        const response = await t.http.delete(`${TASKS}/${id}`).set(bearer(PRIVATE_KEY)).expect(404);
+        expect(response.body).toEqual(NOT_FOUND);
+      }
+      expect(await getTask(theirs.id, privateKey)).toEqual(theirs);
+      expect(await listTasks()).toEqual([mine]);
+    });
+  });
+
+  describe('authentication', () => {
+    it('answers 401 on every route without a key or with an unknown one, changing nothing', async () => {
+      const task = await createTask();
+      for (const send of routes(task.id)) {
+        for (const key of [undefined, 'sk_unknown0key0aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa']) {
+          const response = await send(key).expect(401);
+          expect(response.body).toEqual(UNAUTHORIZED);
+        }
+      }
+      expect(await listTasks()).toEqual([task]);
+    });
+
+    it('answers 403 on every route to a public or an organization key, changing nothing', async () => {
+      const task = await createTask();
+      const publicKey = (await t.http.post('/api/cloud/api-keys').set(bearer(PRIVATE_KEY)).send({ name: 'Widget' }).expect(201)).body.apiKey.value;
+      for (const send of routes(task.id)) {
+        for (const key of [publicKey, ORGANIZATION_KEY]) {
+          const response = await send(key).expect(403);
+          expect(response.body).toEqual({ error: 'Forbidden', message: expect.any(String) });
+        }
+      }
+      expect(await listTasks()).toEqual([task]);
+      expect(await countRows(t, 'tasks')).toBe(1);
+    });
+  });
+});
