@@ -4,6 +4,7 @@ import type { EntityManager, Repository } from 'typeorm';
 import { NotFoundError, ValidationError } from '../common/errors.js';
 import type { Page } from '../common/pagination/paginate.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
+import { changedColumns } from '../database/changed-columns.js';
 import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import type { CreateAssistantDto } from './dto/create-assistant.dto.js';
 import type { UpdateAssistantDto } from './dto/update-assistant.dto.js';
@@ -46,8 +47,9 @@ export class AssistantsService {
         `provider cannot be changed (it is ${assistant.provider}): the assistant's tools depend on it; create a new assistant instead`,
       );
     }
-    if (Object.keys(changes).length === 0) return assistant;
-    return orNotFound(await this.assistants.update(workspaceId, { id: assistantId }, { ...changes }));
+    const changed = changedColumns(assistant, { ...changes });
+    if (Object.keys(changed).length === 0) return assistant;
+    return orNotFound(await this.assistants.update(workspaceId, { id: assistantId }, changed));
   }
 
   /** Deletes the assistant and, by cascade in the same statement, everything it owns. */

@@ -6,6 +6,7 @@ import { translateForeignKeyViolation } from '../common/database-errors.js';
 import type { Page } from '../common/pagination/paginate.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { NotFoundError, ValidationError } from '../common/errors.js';
+import { changedColumns } from '../database/changed-columns.js';
 import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import type { CreateFunctionDto } from './dto/create-function.dto.js';
 import type { UpdateFunctionDto } from './dto/update-function.dto.js';
@@ -54,12 +55,12 @@ export class FunctionsService {
       const functions = this.functions.within(manager);
       const where = { assistantId, id: functionId };
       const stored = orNotFound(await functions.lockOneBy(workspaceId, where));
-      if (changes.openapiSpec === undefined && changes.handler === undefined) return stored;
-      const updated = await functions.update(workspaceId, where, {
-        openapiSpec: changes.openapiSpec ?? stored.openapiSpec,
-        handler: changes.handler === undefined ? stored.handler : mergeHandler(stored.handler, changes.handler),
+      const changed = changedColumns(stored, {
+        openapiSpec: changes.openapiSpec,
+        handler: changes.handler === undefined ? undefined : mergeHandler(stored.handler, changes.handler),
       });
-      return orNotFound(updated);
+      if (Object.keys(changed).length === 0) return stored;
+      return orNotFound(await functions.update(workspaceId, where, changed));
     });
   }
 

@@ -4,6 +4,7 @@ import type { DataSource, Repository } from 'typeorm';
 import { translateForeignKeyViolation } from '../common/database-errors.js';
 import { NotFoundError, ValidationError } from '../common/errors.js';
 import type { Page } from '../common/pagination/paginate.js';
+import { changedColumns } from '../database/changed-columns.js';
 import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import type { CreateTaskDto } from './dto/create-task.dto.js';
 import type { TaskListQueryDto } from './dto/task-list-query.dto.js';
@@ -57,15 +58,15 @@ export class TasksService {
     return orNotFound(await this.tasks.findOneBy(workspaceId, { id: taskId }));
   }
 
-  /** Fields left out keep their values; the row is locked while the schedule is merged. */
+  /** Fields left out keep their values. The row is locked from the comparison to the write, so a concurrent change is not mistaken for no change. */
   update(workspaceId: string, taskId: string, changes: UpdateTaskDto): Promise<Task> {
     return this.dataSource
       .transaction(async (manager) => {
         const tasks = this.tasks.within(manager);
         const stored = orNotFound(await tasks.lockOneBy(workspaceId, { id: taskId }));
-        const update = changedColumns(stored, changes);
-        if (Object.keys(update).length === 0) return stored;
-        return orNotFound(await tasks.update(workspaceId, { id: taskId }, update));
+        const changed = changedColumns(stored, requestedColumns(changes));
+        if (Object.keys(changed).length === 0) return stored;
+        return orNotFound(await tasks.update(workspaceId, { id: taskId }, changed));
       })
       .catch((error: unknown) => translateForeignKeyViolation(error, UNKNOWN_THREAD));
   }
@@ -76,15 +77,17 @@ export class TasksService {
   }
 }
 
-function changedColumns(stored: Task, { title, message, key, threadId, schedule }: UpdateTaskDto): Partial<Task> {
-  const sent = { title, message, key, threadId };
-  const update: Partial<Task> = Object.fromEntries(Object.entries(sent).filter(([, value]) => value !== undefined));
-  if (schedule !== undefined) {
-    update.scheduleStart = schedule.start ?? stored.scheduleStart;
-    update.scheduleTimeZone = schedule.timeZone ?? stored.scheduleTimeZone;
-    update.recurrenceRules = schedule.recurrenceRules?.map(({ frequency }) => ({ frequency })) ?? stored.recurrenceRules;
-  }
-  return update;
+/** The columns an update names; the schedule's fields are columns of their own. */
+function requestedColumns({ title, message, key, threadId, schedule }: UpdateTaskDto): Partial<Task> {
+  return {
+    title,
+    message,
+    key,
+    threadId,
+    scheduleStart: schedule?.start,
+    scheduleTimeZone: schedule?.timeZone,
+    recurrenceRules: schedule?.recurrenceRules?.map(({ frequency }) => ({ frequency })),
+  };
 }
 
 function orNotFound(task: Task | null): Task {

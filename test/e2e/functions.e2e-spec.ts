@@ -346,6 +346,17 @@ describe('Functions', () => {
       expect(await getFunction(created.id)).toEqual(created);
     });
 
+    it.each([
+      ['an empty handler', { handler: {} }],
+      ['an empty requestHandler', { handler: { requestHandler: {} } }],
+      ['the stored values again', FULL_BODY],
+    ])('changes nothing, not even updatedAt, for %s', async (_case, body) => {
+      const created = await createFunction();
+      const response = await patch(created.id, body).expect(200);
+      expect(response.body).toEqual({ function: created });
+      expect(await getFunction(created.id)).toEqual(created);
+    });
+
     it('replaces both fields when both are sent, keeping createdAt and moving updatedAt forward', async () => {
       const created = await createFunction();
       const requestHandler = { url: 'https://new.example.com/v2', method: 'DELETE', headers: '{"A":"b"}', body: 'null' };

@@ -484,6 +484,16 @@ describe('Tasks', () => {
       expect(await getTask(task.id)).toEqual(task);
     });
 
+    it('leaves the task and its updatedAt alone when what is sent equals what is stored', async () => {
+      const task = await createTask();
+      const sameAgain = { title: task.title, key: task.key, threadId: task.threadId, schedule: { ...task.schedule } };
+      for (const body of [{ schedule: {} }, sameAgain]) {
+        const response = await patch(task.id, body).expect(200);
+        expect(response.body).toEqual({ task });
+      }
+      expect(await getTask(task.id)).toEqual(task);
+    });
+
     it.each(([
       [{ title: null }, 'title must be a string'],
       [{ title: '' }, 'title must be longer than or equal to 1 characters'],
