@@ -1,13 +1,11 @@
 // Times GET /tasks?key=X and pages of GET /tasks with 1,000 and with 100,000 tasks in one
 // workspace, on PostgreSQL, against the built service (`node dist/main.js`), and prints the plans.
 //   npm run bench:lists            (CI_POSTGRES_URL or postgres://postgres@127.0.0.1:5432/postgres)
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { onServer, PRIVATE_KEY, startService, stopProcess, withDatabase } from './processes.mjs';
 
 const SERVER = process.env.CI_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const PRIVATE_KEY = 'sk_bench0private0key0aaaaaaaaaaaaaaaaaaaaaaaaa';
 const SIZES = [1_000, 100_000];
 const MATCHING = 50;
 const REQUESTS = 200;
@@ -19,11 +17,10 @@ for (const row of results.flat()) console.log(`${row.size} | ${row.route} | ${ro
 
 async function measure(size) {
   const database = `amc_bench_lists_${process.pid}_${size}`;
-  await admin(`CREATE DATABASE ${database}`);
-  const url = new URL(SERVER);
-  url.pathname = `/${database}`;
-  const service = await startService(url.toString());
-  const client = new pg.Client({ connectionString: url.toString() });
+  await onServer(SERVER, `CREATE DATABASE ${database}`);
+  const url = withDatabase(SERVER, database);
+  const service = await startService({ DATABASE_URL: url });
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     const cursor = await seed(client, size);
@@ -38,9 +35,8 @@ async function measure(size) {
     return rows;
   } finally {
     await client.end();
-    service.process.kill('SIGTERM');
-    await once(service.process, 'exit');
-    await admin(`DROP DATABASE ${database}`);
+    await stopProcess(service);
+    await onServer(SERVER, `DROP DATABASE ${database}`);
   }
 }
 
@@ -89,32 +85,5 @@ async function explain(client, size, cursor) {
       [workspaceId, ...parameters],
     );
     console.log(`plan with ${size} tasks, ${label}:\n  ${rows.map((row) => row['QUERY PLAN']).join('\n  ')}`);
-  }
-}
-
-async function startService(databaseUrl) {
-  const child = spawn(process.execPath, ['dist/main.js'], {
-    env: { ...process.env, PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'log', BOOTSTRAP_PRIVATE_KEY: PRIVATE_KEY },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  const port = await new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      const listening = /Listening on port (\d+)/.exec(output);
-      if (listening !== null) resolve(Number(listening[1]));
-    });
-    child.once('exit', () => reject(new Error(`the service exited before listening:\n${output}`)));
-  });
-  return { process: child, port };
-}
-
-async function admin(sql) {
-  const client = new pg.Client({ connectionString: SERVER });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
   }
 }

@@ -1,0 +1,67 @@
+// Starting, timing and stopping the service (and the floor) as real processes for the benchmarks.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+
+export const PRIVATE_KEY = 'sk_bench0private0key0aaaaaaaaaaaaaaaaaaaaaaaaa';
+
+/** Runs `node <script>` and resolves once it logs "Listening on port N", with the time that took. */
+export async function startProcess(script, env) {
+  const started = performance.now();
+  const child = spawn(process.execPath, [script], {
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'log', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  const port = await new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const listening = /Listening on port (\d+)/.exec(output);
+      if (listening !== null) resolve(Number(listening[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited (${code}) before listening:\n${output}`)));
+  });
+  return { child, port, url: `http://127.0.0.1:${port}`, listeningAfterMs: performance.now() - started, started };
+}
+
+/** Starts the built service and waits for /health to answer 200; `healthyAfterMs` counts from the spawn. */
+export async function startService(env) {
+  const service = await startProcess('dist/main.js', { BOOTSTRAP_PRIVATE_KEY: PRIVATE_KEY, ...env });
+  for (;;) {
+    const response = await fetch(`${service.url}/health`).catch(() => undefined);
+    if (response?.status === 200) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return { ...service, healthyAfterMs: performance.now() - service.started };
+}
+
+export async function stopProcess({ child }) {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+}
+
+/** Resident memory of a process, in MB, from /proc. */
+export async function residentMegabytes(pid) {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) / 1024;
+}
+
+/** Runs one statement on the PostgreSQL server, e.g. to create or drop a database. */
+export async function onServer(serverUrl, sql) {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+export function withDatabase(serverUrl, database) {
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
