@@ -8,8 +8,9 @@ import { POOL_SIZE } from '../dist/database/data-source-options.js';
 import { EmbeddedPostgres } from '../dist/database/embedded-postgres.js';
 import { nextRunAt } from '../dist/tasks/schedule/next-run.js';
 
-const embedded = process.env.DATABASE_URL ? undefined : await EmbeddedPostgres.start(process.env.FLOOR_DATA_DIR, POOL_SIZE + 4);
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL ?? embedded.url, max: POOL_SIZE });
+// PGlite is served over one connection, as the service does (see src/database/database-endpoint.ts).
+const embedded = process.env.DATABASE_URL ? undefined : await EmbeddedPostgres.start(process.env.FLOOR_DATA_DIR, 1);
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL ?? embedded.url, max: embedded ? 1 : POOL_SIZE });
 
 const routes = [
   ['GET', /^\/api\/cloud\/assistants\/([^/]+)\/tools$/, listTools],

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { generateApiKeyValue } from '../auth/api-key-material.js';
+import { ApiKeyVerifier } from '../auth/api-key-verifier.js';
 import type { Principal } from '../auth/principal.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../common/errors.js';
 import type { Page } from '../common/pagination/paginate.js';
@@ -26,6 +27,7 @@ export class ApiKeysService {
   constructor(
     @InjectRepository(ApiKey) repository: Repository<ApiKey>,
     private readonly workspaces: WorkspacesService,
+    private readonly verifier: ApiKeyVerifier,
   ) {
     this.keys = new WorkspaceScopedRepository(repository);
   }
@@ -59,6 +61,7 @@ export class ApiKeysService {
   async revoke(workspaceId: string, apiKeyId: string): Promise<ApiKey> {
     const key = await this.keys.delete(workspaceId, { id: apiKeyId });
     if (key === null) throw new NotFoundError('API key');
+    this.verifier.forget(key.id);
     return key;
   }
 

@@ -8,5 +8,6 @@ import { ApiKeyVerifier } from './api-key-verifier.js';
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKey])],
   providers: [ApiKeyVerifier, { provide: APP_GUARD, useClass: ApiKeyGuard }],
+  exports: [ApiKeyVerifier],
 })
 export class AuthModule {}

@@ -10,6 +10,7 @@ describe('AppConfig.fromEnvironment', () => {
       logLevel: 'log',
       bootstrapOrganizationKey: undefined,
       bootstrapPrivateKey: undefined,
+      apiKeyCacheTtlMs: 10_000,
     });
   });
 
@@ -21,6 +22,7 @@ describe('AppConfig.fromEnvironment', () => {
       LOG_LEVEL: 'DEBUG',
       BOOTSTRAP_ORGANIZATION_KEY: `ok_${'a'.repeat(32)}`,
       BOOTSTRAP_PRIVATE_KEY: `sk_${'b'.repeat(32)}`,
+      API_KEY_CACHE_SECONDS: '0',
     });
     expect({ ...config }).toEqual({
       port: 8080,
@@ -29,6 +31,7 @@ describe('AppConfig.fromEnvironment', () => {
       logLevel: 'debug',
       bootstrapOrganizationKey: `ok_${'a'.repeat(32)}`,
       bootstrapPrivateKey: `sk_${'b'.repeat(32)}`,
+      apiKeyCacheTtlMs: 0,
     });
   });
 
@@ -42,6 +45,8 @@ describe('AppConfig.fromEnvironment', () => {
     [{ BOOTSTRAP_ORGANIZATION_KEY: `sk_${'a'.repeat(32)}` }, /^BOOTSTRAP_ORGANIZATION_KEY must be "ok_"/],
     [{ BOOTSTRAP_PRIVATE_KEY: 'sk_short' }, /^BOOTSTRAP_PRIVATE_KEY must be "sk_"/],
     [{ BOOTSTRAP_PRIVATE_KEY: `sk_${'a'.repeat(31)}!` }, /^BOOTSTRAP_PRIVATE_KEY /],
+    [{ API_KEY_CACHE_SECONDS: '301' }, /^API_KEY_CACHE_SECONDS must be an integer from 0 to 300/],
+    [{ API_KEY_CACHE_SECONDS: '1.5' }, /^API_KEY_CACHE_SECONDS /],
   ])('stops on %j with a message naming the variable', (env, message) => {
     expect(() => AppConfig.fromEnvironment(env)).toThrow(ConfigError);
     expect(() => AppConfig.fromEnvironment(env)).toThrow(message);

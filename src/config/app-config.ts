@@ -18,6 +18,8 @@ export class AppConfig {
   readonly logLevel: LogLevel;
   readonly bootstrapOrganizationKey: string | undefined;
   readonly bootstrapPrivateKey: string | undefined;
+  /** How long a verified API key is trusted without asking the database again; 0 asks every time. */
+  readonly apiKeyCacheTtlMs: number;
 
   private constructor(values: AppConfig) {
     Object.assign(this, values);
@@ -36,6 +38,7 @@ export class AppConfig {
       logLevel: logLevel(env.LOG_LEVEL),
       bootstrapOrganizationKey: organizationKey,
       bootstrapPrivateKey: privateKey,
+      apiKeyCacheTtlMs: apiKeyCacheSeconds(env.API_KEY_CACHE_SECONDS) * 1000,
     });
   }
 }
@@ -80,6 +83,17 @@ function logLevel(raw: string | undefined): LogLevel {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
   }
   return value as LogLevel;
+}
+
+const MAX_API_KEY_CACHE_SECONDS = 300;
+
+function apiKeyCacheSeconds(raw: string | undefined): number {
+  const value = present(raw);
+  if (value === undefined) return 10;
+  if (!/^\d+$/.test(value) || Number(value) > MAX_API_KEY_CACHE_SECONDS) {
+    throw new ConfigError(`API_KEY_CACHE_SECONDS must be an integer from 0 to ${MAX_API_KEY_CACHE_SECONDS}, got "${value}"`);
+  }
+  return Number(value);
 }
 
 function bootstrapKey(env: NodeJS.ProcessEnv, name: string, prefix: string): string | undefined {

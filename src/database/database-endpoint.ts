@@ -3,8 +3,14 @@ import type { AppConfig } from '../config/app-config.js';
 import { POOL_SIZE } from './data-source-options.js';
 import { EmbeddedPostgres } from './embedded-postgres.js';
 
-/** Spare connections for the migration lock and a health check beside a busy pool. */
-const EMBEDDED_SPARE_CONNECTIONS = 4;
+/**
+ * PGlite is one PostgreSQL session, and pglite-socket interleaves the extended-protocol messages of
+ * concurrent connections (electric-sql/pglite#1046): one connection's query can then get another's
+ * answer. So the service talks to it over exactly one connection; pg's pool queues the rest, as
+ * PGlite would anyway. The spare ones are for a person's psql or the TypeORM CLI, never concurrent.
+ */
+const EMBEDDED_POOL_SIZE = 1;
+const EMBEDDED_SPARE_CONNECTIONS = 2;
 
 /** Where the database is: the server of DATABASE_URL, or an embedded one this process runs. */
 export class DatabaseEndpoint {
@@ -12,14 +18,15 @@ export class DatabaseEndpoint {
 
   private constructor(
     readonly url: string,
+    readonly poolSize: number,
     private readonly embedded?: EmbeddedPostgres,
   ) {}
 
   static async open(config: AppConfig): Promise<DatabaseEndpoint> {
-    if (config.databaseUrl !== undefined) return new DatabaseEndpoint(config.databaseUrl);
-    const embedded = await EmbeddedPostgres.start(config.dataDir, POOL_SIZE + EMBEDDED_SPARE_CONNECTIONS);
+    if (config.databaseUrl !== undefined) return new DatabaseEndpoint(config.databaseUrl, POOL_SIZE);
+    const embedded = await EmbeddedPostgres.start(config.dataDir, EMBEDDED_POOL_SIZE + EMBEDDED_SPARE_CONNECTIONS);
     this.logger.log(`Using the embedded PostgreSQL (PGlite) with its files in ${config.dataDir}`);
-    return new DatabaseEndpoint(embedded.url, embedded);
+    return new DatabaseEndpoint(embedded.url, EMBEDDED_POOL_SIZE, embedded);
   }
 
   /** Stops the embedded server, if any; call it only once the pool is closed. */

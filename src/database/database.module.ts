@@ -18,7 +18,7 @@ class DatabaseEndpointModule {}
     TypeOrmModule.forRootAsync({
       imports: [DatabaseEndpointModule],
       inject: [DatabaseEndpoint],
-      useFactory: (endpoint: DatabaseEndpoint) => dataSourceOptions(endpoint.url),
+      useFactory: (endpoint: DatabaseEndpoint) => dataSourceOptions(endpoint.url, endpoint.poolSize),
     }),
   ],
   providers: [SchemaMigrator],

@@ -1,10 +1,14 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, MigrationExecutor } from 'typeorm';
 
 /** Any fixed number shared by every replica: it names the lock, it is not a secret. */
 const MIGRATION_LOCK_ID = 7_310_422_001;
 
-/** Brings the schema up to date at start-up; replicas starting together take turns on an advisory lock. */
+/**
+ * Brings the schema up to date at start-up; replicas starting together take turns on an advisory
+ * lock. The lock and the migrations share one connection, so a pool of one (the embedded
+ * database's) is enough.
+ */
 @Injectable()
 export class SchemaMigrator implements OnModuleInit {
   private readonly logger = new Logger('Migrations');
@@ -12,17 +16,19 @@ export class SchemaMigrator implements OnModuleInit {
   constructor(private readonly dataSource: DataSource) {}
 
   async onModuleInit(): Promise<void> {
-    const lockHolder = this.dataSource.createQueryRunner();
+    const connection = this.dataSource.createQueryRunner();
     try {
-      await lockHolder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+      await connection.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
       try {
-        const applied = await this.dataSource.runMigrations({ transaction: 'each' });
+        const executor = new MigrationExecutor(this.dataSource, connection);
+        executor.transaction = 'each';
+        const applied = await executor.executePendingMigrations();
         for (const migration of applied) this.logger.log(`Applied ${migration.name}`);
       } finally {
-        await lockHolder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
+        await connection.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
       }
     } finally {
-      await lockHolder.release();
+      await connection.release();
     }
   }
 }

@@ -1,6 +1,7 @@
 import type { DeepPartial, EntityManager, FindManyOptions, FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
 import { type Page, paginate } from '../common/pagination/paginate.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
+import { type Equalities, RowQueries } from './row-queries.js';
 
 type WorkspaceOwned = ObjectLiteral & { id: string; workspaceId: string | null; createdAt: Date };
 
@@ -9,7 +10,11 @@ type WorkspaceOwned = ObjectLiteral & { id: string; workspaceId: string | null; 
  * every write stamped with it, so a query can't leak across tenants by omission.
  */
 export class WorkspaceScopedRepository<T extends WorkspaceOwned> {
-  constructor(private readonly repository: Repository<T>) {}
+  private readonly rows: RowQueries<T>;
+
+  constructor(private readonly repository: Repository<T>) {
+    this.rows = new RowQueries(repository);
+  }
 
   /** The same scoping on a transaction's manager. */
   within(manager: EntityManager): WorkspaceScopedRepository<T> {
@@ -17,59 +22,59 @@ export class WorkspaceScopedRepository<T extends WorkspaceOwned> {
   }
 
   find(workspaceId: string, options: FindManyOptions<T> = {}): Promise<T[]> {
-    return this.repository.find({ ...options, where: this.scope(workspaceId, options.where as FindOptionsWhere<T>) });
+    return this.repository.find({ ...options, where: this.scope(workspaceId, options.where as Equalities<T>) as FindOptionsWhere<T> });
   }
 
   /** One page of the matching rows of the workspace, in list order. */
-  page(workspaceId: string, where: FindOptionsWhere<T>, query: PageQueryDto): Promise<Page<T>> {
-    return paginate(this.repository, this.scope(workspaceId, where), query);
+  page(workspaceId: string, where: Equalities<T>, query: PageQueryDto): Promise<Page<T>> {
+    return paginate(this.rows, this.scope(workspaceId, where), query);
   }
 
-  findOneBy(workspaceId: string, where: FindOptionsWhere<T>): Promise<T | null> {
-    return this.repository.findOneBy(this.scope(workspaceId, where));
+  findOneBy(workspaceId: string, where: Equalities<T>): Promise<T | null> {
+    return this.rows.findOne(this.scope(workspaceId, where));
   }
 
   /** Reads the row and holds a write lock on it until the surrounding transaction ends. */
-  lockOneBy(workspaceId: string, where: FindOptionsWhere<T>): Promise<T | null> {
-    return this.repository.findOne({ where: this.scope(workspaceId, where), lock: { mode: 'pessimistic_write' } });
+  lockOneBy(workspaceId: string, where: Equalities<T>): Promise<T | null> {
+    return this.rows.findOne(this.scope(workspaceId, where), { forUpdate: true });
   }
 
-  exists(workspaceId: string, where: FindOptionsWhere<T>): Promise<boolean> {
-    return this.repository.existsBy(this.scope(workspaceId, where));
-  }
-
-  insert(workspaceId: string, values: DeepPartial<T>): Promise<T> {
-    requireWorkspace(workspaceId);
-    return this.repository.save(this.repository.create({ ...values, workspaceId } as DeepPartial<T>));
-  }
-
-  insertMany(workspaceId: string, values: DeepPartial<T>[]): Promise<T[]> {
-    requireWorkspace(workspaceId);
-    return this.repository.save(values.map((value) => this.repository.create({ ...value, workspaceId } as DeepPartial<T>)));
-  }
-
-  /** Applies the changes to the matching row of the workspace; returns it updated, or null if none. */
-  async update(workspaceId: string, where: FindOptionsWhere<T>, changes: DeepPartial<T>): Promise<T | null> {
-    const scoped = this.scope(workspaceId, where);
-    const { affected } = await this.repository.update(scoped, changes as Parameters<Repository<T>['update']>[1]);
-    return affected === 0 ? null : this.repository.findOneBy(scoped);
-  }
-
-  /** Deletes the matching row of the workspace; returns it as it was, or null if none. */
-  async delete(workspaceId: string, where: FindOptionsWhere<T>): Promise<T | null> {
-    const row = await this.findOneBy(workspaceId, where);
-    if (row !== null) await this.repository.delete(this.scope(workspaceId, { id: row.id } as FindOptionsWhere<T>));
+  /** One INSERT … RETURNING, outside any transaction of its own; the row comes back with its id and timestamps. */
+  async insert(workspaceId: string, values: DeepPartial<T>): Promise<T> {
+    const [row] = await this.insertMany(workspaceId, [values]);
     return row;
   }
 
-  /** Deletes every matching row of the workspace. */
-  async deleteAll(workspaceId: string, where: FindOptionsWhere<T>): Promise<void> {
-    await this.repository.delete(this.scope(workspaceId, where));
+  async insertMany(workspaceId: string, values: DeepPartial<T>[]): Promise<T[]> {
+    requireWorkspace(workspaceId);
+    const rows = values.map((value) => this.repository.create({ ...value, workspaceId } as DeepPartial<T>));
+    await this.repository.insert(rows as Parameters<Repository<T>['insert']>[0]);
+    return rows;
   }
 
-  private scope(workspaceId: string, where: FindOptionsWhere<T> = {}): FindOptionsWhere<T> {
+  /** Applies the changes to the matching row of the workspace; returns it updated, or null if none. */
+  async update(workspaceId: string, where: Equalities<T>, changes: DeepPartial<T>): Promise<T | null> {
+    const scoped = this.scope(workspaceId, where);
+    const { affected } = await this.repository.update(scoped as FindOptionsWhere<T>, changes as Parameters<Repository<T>['update']>[1]);
+    return affected === 0 ? null : this.rows.findOne(scoped);
+  }
+
+  /** Deletes the matching row of the workspace in one DELETE … RETURNING; returns it as it was, or null if none. */
+  async delete(workspaceId: string, where: Equalities<T>): Promise<T | null> {
+    const scoped = this.scope(workspaceId, where) as FindOptionsWhere<T>;
+    const { raw } = await this.repository.createQueryBuilder().delete().where(scoped).returning('*').execute();
+    const [row] = raw as Record<string, unknown>[];
+    return row === undefined ? null : this.rows.toEntity(row);
+  }
+
+  /** Deletes every matching row of the workspace. */
+  async deleteAll(workspaceId: string, where: Equalities<T>): Promise<void> {
+    await this.repository.delete(this.scope(workspaceId, where) as FindOptionsWhere<T>);
+  }
+
+  private scope(workspaceId: string, where: Equalities<T> = {}): Equalities<T> {
     requireWorkspace(workspaceId);
-    return { ...where, workspaceId } as FindOptionsWhere<T>;
+    return { ...where, workspaceId } as Equalities<T>;
   }
 }
 

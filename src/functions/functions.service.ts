@@ -34,14 +34,18 @@ export class FunctionsService {
       .catch((error: unknown) => translateForeignKeyViolation(error, { functions_assistant_fkey: () => new NotFoundError('Assistant') }));
   }
 
+  /** An empty page may mean an unknown assistant: only then is the assistant looked up. */
   async list(workspaceId: string, assistantId: string, page: PageQueryDto): Promise<Page<AssistantFunction>> {
-    await this.assistants.get(workspaceId, assistantId);
-    return this.functions.page(workspaceId, { assistantId }, page);
+    const functions = await this.functions.page(workspaceId, { assistantId }, page);
+    if (functions.items.length === 0) await this.assistants.get(workspaceId, assistantId);
+    return functions;
   }
 
   async get(workspaceId: string, assistantId: string, functionId: string): Promise<AssistantFunction> {
+    const fn = await this.functions.findOneBy(workspaceId, { assistantId, id: functionId });
+    if (fn !== null) return fn;
     await this.assistants.get(workspaceId, assistantId);
-    return orNotFound(await this.functions.findOneBy(workspaceId, { assistantId, id: functionId }));
+    throw new NotFoundError('Function');
   }
 
   /**
@@ -65,8 +69,10 @@ export class FunctionsService {
   }
 
   async remove(workspaceId: string, assistantId: string, functionId: string): Promise<AssistantFunction> {
+    const fn = await this.functions.delete(workspaceId, { assistantId, id: functionId });
+    if (fn !== null) return fn;
     await this.assistants.get(workspaceId, assistantId);
-    return orNotFound(await this.functions.delete(workspaceId, { assistantId, id: functionId }));
+    throw new NotFoundError('Function');
   }
 }
 

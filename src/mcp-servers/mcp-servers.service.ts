@@ -31,30 +31,30 @@ export class McpServersService {
       .catch((error: unknown) => translateForeignKeyViolation(error, { mcp_servers_assistant_fkey: () => new NotFoundError('Assistant') }));
   }
 
+  /** An empty page may mean an unknown assistant: only then is the assistant looked up. */
   async list(workspaceId: string, assistantId: string, page: PageQueryDto): Promise<Page<McpServer>> {
-    await this.assistants.get(workspaceId, assistantId);
-    return this.servers.page(workspaceId, { assistantId }, page);
+    const servers = await this.servers.page(workspaceId, { assistantId }, page);
+    if (servers.items.length === 0) await this.assistants.get(workspaceId, assistantId);
+    return servers;
   }
 
   async get(workspaceId: string, assistantId: string, mcpServerId: string): Promise<McpServer> {
+    const server = await this.servers.findOneBy(workspaceId, { assistantId, id: mcpServerId });
+    if (server !== null) return server;
     await this.assistants.get(workspaceId, assistantId);
-    return orNotFound(await this.servers.findOneBy(workspaceId, { assistantId, id: mcpServerId }));
+    throw new NotFoundError('MCP server');
   }
 
   /** Refused while a computer-use tool names the server: the tool would be left pointing at nothing. */
   async remove(workspaceId: string, assistantId: string, mcpServerId: string): Promise<McpServer> {
-    await this.assistants.get(workspaceId, assistantId);
     const server = await this.servers.delete(workspaceId, { assistantId, id: mcpServerId }).catch((error: unknown) =>
       translateForeignKeyViolation(error, {
         tools_mcp_server_fkey: () =>
           new ConflictError('The MCP server is used by a computer-use tool of this assistant; delete that tool first'),
       }),
     );
-    return orNotFound(server);
+    if (server !== null) return server;
+    await this.assistants.get(workspaceId, assistantId);
+    throw new NotFoundError('MCP server');
   }
-}
-
-function orNotFound(server: McpServer | null): McpServer {
-  if (server === null) throw new NotFoundError('MCP server');
-  return server;
 }

@@ -34,15 +34,17 @@ export class ToolsService {
     );
   }
 
+  /** An empty page may mean an unknown assistant: only then is the assistant looked up. */
   async list(workspaceId: string, assistantId: string, page: PageQueryDto): Promise<Page<Tool>> {
-    await this.assistants.get(workspaceId, assistantId);
-    return this.tools.page(workspaceId, { assistantId }, page);
+    const tools = await this.tools.page(workspaceId, { assistantId }, page);
+    if (tools.items.length === 0) await this.assistants.get(workspaceId, assistantId);
+    return tools;
   }
 
   async remove(workspaceId: string, assistantId: string, toolId: string): Promise<Tool> {
-    await this.assistants.get(workspaceId, assistantId);
     const tool = await this.tools.delete(workspaceId, { assistantId, id: toolId });
-    if (tool === null) throw new NotFoundError('Tool');
-    return tool;
+    if (tool !== null) return tool;
+    await this.assistants.get(workspaceId, assistantId);
+    throw new NotFoundError('Tool');
   }
 }

@@ -3,19 +3,24 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { type Page, paginate } from '../common/pagination/paginate.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
+import { RowQueries } from '../database/row-queries.js';
 import { Workspace } from './entities/workspace.entity.js';
 
 /** Workspaces are the tenants; they are scoped by organization, not by workspace. */
 @Injectable()
 export class WorkspacesService {
-  constructor(@InjectRepository(Workspace) private readonly workspaces: Repository<Workspace>) {}
+  private readonly rows: RowQueries<Workspace>;
+
+  constructor(@InjectRepository(Workspace) private readonly workspaces: Repository<Workspace>) {
+    this.rows = new RowQueries(workspaces);
+  }
 
   create(organizationId: string, name: string): Promise<Workspace> {
     return this.workspaces.save(this.workspaces.create({ organizationId, name }));
   }
 
   list(organizationId: string, page: PageQueryDto): Promise<Page<Workspace>> {
-    return paginate(this.workspaces, { organizationId }, page);
+    return paginate(this.rows, { organizationId }, page);
   }
 
   belongsToOrganization(organizationId: string, workspaceId: string): Promise<boolean> {

@@ -243,6 +243,19 @@ describe('API keys', () => {
       expect(refused.body).toEqual(UNAUTHORIZED);
     });
 
+    it('refuses a key on its very next request after another key revoked it, though it was just verified', async () => {
+      const workspaces = await t.http.get('/api/cloud/workspaces').set(bearer(ORGANIZATION_KEY)).expect(200);
+      const workspaceId = workspaces.body.workspaces[0].id;
+      const created = await t.http.post(API_KEYS).set(bearer(ORGANIZATION_KEY)).send({ name: 'Colleague', type: 'PRIVATE', workspaceId }).expect(201);
+      const { id, value } = created.body.apiKey;
+      for (let i = 0; i < 3; i++) await t.http.get(API_KEYS).set(bearer(value)).expect(200);
+
+      await t.http.delete(`${API_KEYS}/${id}`).set(bearer(PRIVATE_KEY)).expect(200);
+
+      expect((await t.http.get(API_KEYS).set(bearer(value)).expect(401)).body).toEqual(UNAUTHORIZED);
+      await t.http.get(API_KEYS).set(bearer(PRIVATE_KEY)).expect(200);
+    });
+
     it('answers 404 for a key of another workspace and leaves it working', async () => {
       const { privateKey } = await seedSecondWorkspace(t.http);
       const theirs = await createPublicKey('theirs', privateKey);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.factory.js';
+import { ApiKeyVerifier } from '../../src/auth/api-key-verifier.js';
 import { BootstrapService } from '../../src/bootstrap/bootstrap.service.js';
 import { AppConfig } from '../../src/config/app-config.js';
 
@@ -18,7 +19,7 @@ export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export interface TestApp {
   app: NestExpressApplication;
   http: ReturnType<typeof request>;
-  /** Empties every table and bootstraps again, so each test starts from one org, one workspace, two keys. */
+  /** Empties every table (and the verified-key cache) and bootstraps again: one org, one workspace, two keys. */
   reset(): Promise<void>;
   close(): Promise<void>;
 }
@@ -45,6 +46,7 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<T
     http: request(app.getHttpServer()),
     async reset() {
       await truncateAll(dataSource);
+      app.get(ApiKeyVerifier).forgetAll();
       await bootstrap.ensureBootstrapped();
     },
     async close() {

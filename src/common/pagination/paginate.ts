@@ -1,4 +1,5 @@
-import type { FindOptionsOrder, FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
+import type { ObjectLiteral } from 'typeorm';
+import type { Equalities, RowQueries } from '../../database/row-queries.js';
 import { ValidationError } from '../errors.js';
 import { decodeCursor, encodeCursor, type ListPosition } from './cursor.js';
 import { PAGE_LIMITS, type PageQueryDto } from './page-query.dto.js';
@@ -17,18 +18,11 @@ type Listed = ObjectLiteral & ListPosition;
  * and no row is returned twice; `(created_at, id) > (…)` is answered from the (…, created_at, id)
  * index behind each list.
  */
-export async function paginate<T extends Listed>(repository: Repository<T>, where: FindOptionsWhere<T>, query: PageQueryDto): Promise<Page<T>> {
+export async function paginate<T extends Listed>(rows: RowQueries<T>, where: Equalities<T>, query: PageQueryDto): Promise<Page<T>> {
   const limit = query.limit ?? PAGE_LIMITS.defaultLimit;
-  const builder = repository
-    .createQueryBuilder('listed')
-    .setFindOptions({ where, order: { createdAt: 'ASC', id: 'ASC' } as FindOptionsOrder<T> })
-    .limit(limit + 1);
-  if (query.cursor !== undefined) {
-    const after = decodeCursor(query.cursor);
-    if (after === undefined) throw new ValidationError('cursor is not a cursor from a Link header of this list');
-    builder.andWhere('(listed.createdAt, listed.id) > (:afterCreatedAt, :afterId)', { afterCreatedAt: after.createdAt, afterId: after.id });
-  }
-  const rows = await builder.getMany();
-  const items = rows.slice(0, limit);
-  return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1]) : null };
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  if (after === undefined && query.cursor !== undefined) throw new ValidationError('cursor is not a cursor from a Link header of this list');
+  const found = await rows.inOrder(where, limit + 1, after);
+  const items = found.slice(0, limit);
+  return { items, nextCursor: found.length > limit ? encodeCursor(items[items.length - 1]) : null };
 }

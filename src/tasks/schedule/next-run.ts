@@ -33,14 +33,15 @@ function nextOccurrence(start: LocalDateTime, zone: IANAZone, frequency: Recurre
     const first = instantOf(start, zone);
     return first >= at ? first : first + Math.ceil((at - first) / HOUR) * HOUR;
   }
-  const nowOnTheWall = at + zone.offset(at) * MINUTE;
-  for (let k = Math.max(0, periodsBetween(start, nowOnTheWall, frequency) - 1); ; k++) {
+  const nowOnTheWall = at + offsetAt(zone, at) * MINUTE;
+  // Occurrence k-1 of the estimate is at least a day before now, so the search starts at k.
+  for (let k = Math.max(0, periodsBetween(start, nowOnTheWall, frequency)); ; k++) {
     const occurrence = instantOf(shifted(start, frequency, k), zone);
     if (occurrence >= at) return occurrence;
   }
 }
 
-/** Whole periods from `start` to a wall-clock time, give or take one: where the search begins. */
+/** Whole periods from `start` to a wall-clock time (for months and years, counted by calendar): where the search begins. */
 function periodsBetween(start: LocalDateTime, wall: number, frequency: Exclude<RecurrenceFrequency, 'hourly'>): number {
   const now = new Date(wall);
   switch (frequency) {
@@ -81,8 +82,8 @@ function inMonth(start: LocalDateTime, year: number, monthIndex: number): LocalD
  */
 function instantOf(local: LocalDateTime, zone: IANAZone): number {
   const wall = wallClock(local);
-  const offsets = [...new Set([wall - DAY, wall, wall + DAY].map((instant) => zone.offset(instant)))];
-  const matching = offsets.map((offset) => wall - offset * MINUTE).filter((instant) => zone.offset(instant) * MINUTE === wall - instant);
+  const offsets = [...new Set([wall - DAY, wall, wall + DAY].map((instant) => offsetAt(zone, instant)))];
+  const matching = offsets.map((offset) => wall - offset * MINUTE).filter((instant) => offsetAt(zone, instant) * MINUTE === wall - instant);
   if (matching.length > 0) return Math.min(...matching);
   return endOfGap(zone, wall - Math.max(...offsets) * MINUTE, wall - Math.min(...offsets) * MINUTE);
 }
@@ -97,6 +98,26 @@ function endOfGap(zone: IANAZone, before: number, after: number): number {
     else high = middle;
   }
   return high;
+}
+
+const offsetsByHour = new Map<string, number>();
+const MAX_CACHED_HOURS = 10_000;
+
+/**
+ * The zone's offset in minutes at an instant. Asking the IANA data through Intl costs microseconds,
+ * and a list of tasks asks about the same few hours again and again: an hour whose first and last
+ * millisecond share an offset has that offset throughout, and is remembered.
+ */
+function offsetAt(zone: IANAZone, instant: number): number {
+  const hour = Math.floor(instant / HOUR);
+  const key = `${zone.name} ${hour}`;
+  const known = offsetsByHour.get(key);
+  if (known !== undefined) return known;
+  const offset = zone.offset(hour * HOUR);
+  if (zone.offset((hour + 1) * HOUR - 1) !== offset) return zone.offset(instant);
+  if (offsetsByHour.size >= MAX_CACHED_HOURS) offsetsByHour.clear();
+  offsetsByHour.set(key, offset);
+  return offset;
 }
 
 /** A wall-clock time as milliseconds on a clock without zones, for calendar arithmetic. */

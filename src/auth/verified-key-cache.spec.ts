@@ -1,0 +1,37 @@
+import { ApiKeyType } from '../api-keys/api-key-type.js';
+import type { Principal } from './principal.js';
+import { VerifiedKeyCache } from './verified-key-cache.js';
+
+const principal = (keyId: string): Principal => ({ keyId, organizationId: 'org', type: ApiKeyType.PRIVATE, workspaceId: 'ws' });
+
+describe('VerifiedKeyCache', () => {
+  it('returns a remembered key until its time is up, then forgets it', () => {
+    const cache = new VerifiedKeyCache(10_000);
+    cache.remember('digest', principal('k1'), 1_000);
+    expect(cache.get('digest', 10_999)).toEqual(principal('k1'));
+    expect(cache.get('digest', 11_000)).toBeUndefined();
+    expect(cache.get('digest', 1_000)).toBeUndefined();
+  });
+
+  it('forgets a revoked key at once, and only that one', () => {
+    const cache = new VerifiedKeyCache(10_000);
+    cache.remember('a', principal('k1'), 0);
+    cache.remember('b', principal('k2'), 0);
+    cache.forgetKey('k1');
+    expect(cache.get('a', 1)).toBeUndefined();
+    expect(cache.get('b', 1)).toEqual(principal('k2'));
+  });
+
+  it('remembers nothing with a time to live of 0', () => {
+    const cache = new VerifiedKeyCache(0);
+    cache.remember('a', principal('k1'), 0);
+    expect(cache.get('a', 0)).toBeUndefined();
+  });
+
+  it('drops the oldest entry when full', () => {
+    const cache = new VerifiedKeyCache(10_000, 2);
+    for (const key of ['a', 'b', 'c']) cache.remember(key, principal(key), 0);
+    expect(cache.get('a', 1)).toBeUndefined();
+    expect(cache.get('c', 1)).toEqual(principal('c'));
+  });
+});

@@ -1,0 +1,46 @@
+import type { Principal } from './principal.js';
+
+interface Entry {
+  principal: Principal;
+  expiresAt: number;
+}
+
+/**
+ * Keys verified recently, by digest, so most requests skip the database lookup. An entry lives
+ * `ttlMs` at most; a revoked key is forgotten at once in this process. Other replicas keep
+ * trusting it until their entry expires: immediate revocation across replicas would need a
+ * broadcast (e.g. PostgreSQL LISTEN/NOTIFY) calling `forgetKey` everywhere.
+ */
+export class VerifiedKeyCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  get(digest: string, now = Date.now()): Principal | undefined {
+    const entry = this.entries.get(digest);
+    if (entry === undefined) return undefined;
+    if (entry.expiresAt > now) return entry.principal;
+    this.entries.delete(digest);
+    return undefined;
+  }
+
+  /** Only keys that exist are remembered: unknown values are not, so guessing cannot fill the cache. */
+  remember(digest: string, principal: Principal, now = Date.now()): void {
+    if (this.ttlMs <= 0) return;
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(digest, { principal, expiresAt: now + this.ttlMs });
+  }
+
+  forgetAll(): void {
+    this.entries.clear();
+  }
+
+  forgetKey(keyId: string): void {
+    for (const [digest, { principal }] of this.entries) {
+      if (principal.keyId === keyId) this.entries.delete(digest);
+    }
+  }
+}
