@@ -20,6 +20,8 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     logger: enabledLogLevels(config.logLevel),
   });
   app.disable('x-powered-by');
+  // An ETag would hash every response body, and no client of this API revalidates with If-None-Match.
+  app.set('etag', false);
   app.setGlobalPrefix(API_PREFIX, { exclude: ['health'] });
   app.use(assignRequestId);
   app.use(requireJsonBody);

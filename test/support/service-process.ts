@@ -3,9 +3,11 @@ import { once } from 'node:events';
 import { resolve } from 'node:path';
 
 const ENTRY = resolve('dist/main.js');
+/** As in the image's CMD and `npm start`. */
+const NODE_FLAGS = ['--max-semi-space-size=4'];
 const START_TIMEOUT_MS = 60_000;
 
-/** The built service run as its container runs it: `node dist/main.js` with a given environment. */
+/** The built service run as its container runs it: `node --max-semi-space-size=4 dist/main.js` with a given environment. */
 export class ServiceProcess {
   output = '';
   private exited: Promise<number | null>;
@@ -24,7 +26,7 @@ export class ServiceProcess {
   }
 
   static spawn(env: NodeJS.ProcessEnv): ServiceProcess {
-    return new ServiceProcess(spawn(process.execPath, [ENTRY], { env: { PATH: process.env.PATH, PORT: '0', ...env } }));
+    return new ServiceProcess(spawn(process.execPath, [...NODE_FLAGS, ENTRY], { env: { PATH: process.env.PATH, PORT: '0', ...env } }));
   }
 
   exitCode(): Promise<number | null> {
