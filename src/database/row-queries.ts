@@ -1,13 +1,8 @@
 import type { ObjectLiteral, Repository } from 'typeorm';
+import type { ListPosition } from '../common/pagination/cursor.js';
 
 /** Column values to match exactly, by property name. */
 export type Equalities<T> = { [K in keyof T]?: T[K] };
-
-/** A row's position in list order. */
-export interface After {
-  createdAt: Date;
-  id: string;
-}
 
 /**
  * The reads behind every request, as fixed SQL built from the entity's metadata and mapped back
@@ -36,7 +31,7 @@ export class RowQueries<T extends ObjectLiteral> {
   }
 
   /** Up to `limit` rows in list order (createdAt, then id), after a position when given. */
-  async inOrder(where: Equalities<T>, limit: number, after?: After): Promise<T[]> {
+  async inOrder(where: Equalities<T>, limit: number, after?: ListPosition): Promise<T[]> {
     const { conditions, parameters } = this.conditions(where);
     const position = after === undefined ? '' : ` AND ("created_at", "id") > ($${parameters.length + 1}, $${parameters.length + 2})`;
     const bounds = after === undefined ? [] : [after.createdAt, after.id];
