@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
-import { NotFoundError, ValidationError } from '../common/errors.js';
+import { NotFoundError, orNotFound, ValidationError } from '../common/errors.js';
 import type { Page } from '../common/pagination/paginate.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { changedColumns } from '../database/changed-columns.js';
@@ -28,12 +28,12 @@ export class AssistantsService {
 
   /** The assistant, or NotFoundError: every route under `/assistants/{id}` starts here. */
   async get(workspaceId: string, assistantId: string): Promise<Assistant> {
-    return orNotFound(await this.assistants.findOneBy(workspaceId, { id: assistantId }));
+    return orNotFound(await this.assistants.findOneBy(workspaceId, { id: assistantId }), 'Assistant');
   }
 
   /** The assistant, write-locked until the transaction of `manager` ends, so changes to what it owns queue up. */
   async lock(manager: EntityManager, workspaceId: string, assistantId: string): Promise<Assistant> {
-    return orNotFound(await this.assistants.within(manager).lockOneBy(workspaceId, { id: assistantId }));
+    return orNotFound(await this.assistants.within(manager).lockOneBy(workspaceId, { id: assistantId }), 'Assistant');
   }
 
   /**
@@ -49,16 +49,21 @@ export class AssistantsService {
     }
     const changed = changedColumns(assistant, { ...changes });
     if (Object.keys(changed).length === 0) return assistant;
-    return orNotFound(await this.assistants.update(workspaceId, { id: assistantId }, changed));
+    return orNotFound(await this.assistants.update(workspaceId, { id: assistantId }, changed), 'Assistant');
+  }
+
+  /**
+   * For a child of the assistant that was not found: the assistant's own 404 when it is unknown
+   * (or of another workspace), else the child's. Called only after the child's query missed, so a
+   * found child costs no lookup of its assistant.
+   */
+  async notFoundUnder(workspaceId: string, assistantId: string, resource: string): Promise<never> {
+    await this.get(workspaceId, assistantId);
+    throw new NotFoundError(resource);
   }
 
   /** Deletes the assistant and, by cascade in the same statement, everything it owns. */
   async remove(workspaceId: string, assistantId: string): Promise<Assistant> {
-    return orNotFound(await this.assistants.delete(workspaceId, { id: assistantId }));
+    return orNotFound(await this.assistants.delete(workspaceId, { id: assistantId }), 'Assistant');
   }
-}
-
-function orNotFound(assistant: Assistant | null): Assistant {
-  if (assistant === null) throw new NotFoundError('Assistant');
-  return assistant;
 }

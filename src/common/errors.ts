@@ -10,6 +10,12 @@ export class NotFoundError extends DomainError {
   }
 }
 
+/** The row, or NotFoundError naming the resource when there is none. */
+export function orNotFound<T>(row: T | null, resource: string): T {
+  if (row === null) throw new NotFoundError(resource);
+  return row;
+}
+
 export class ValidationError extends DomainError {}
 
 export class ConflictError extends DomainError {}

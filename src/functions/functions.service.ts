@@ -5,7 +5,7 @@ import { AssistantsService } from '../assistants/assistants.service.js';
 import { translateForeignKeyViolation } from '../common/database-errors.js';
 import type { Page } from '../common/pagination/paginate.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
-import { NotFoundError, ValidationError } from '../common/errors.js';
+import { NotFoundError, orNotFound, ValidationError } from '../common/errors.js';
 import { changedColumns } from '../database/changed-columns.js';
 import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import type { CreateFunctionDto } from './dto/create-function.dto.js';
@@ -44,8 +44,7 @@ export class FunctionsService {
   async get(workspaceId: string, assistantId: string, functionId: string): Promise<AssistantFunction> {
     const fn = await this.functions.findOneBy(workspaceId, { assistantId, id: functionId });
     if (fn !== null) return fn;
-    await this.assistants.get(workspaceId, assistantId);
-    throw new NotFoundError('Function');
+    return this.assistants.notFoundUnder(workspaceId, assistantId, 'Function');
   }
 
   /**
@@ -58,30 +57,24 @@ export class FunctionsService {
     return this.dataSource.transaction(async (manager) => {
       const functions = this.functions.within(manager);
       const where = { assistantId, id: functionId };
-      const stored = orNotFound(await functions.lockOneBy(workspaceId, where));
+      const stored = orNotFound(await functions.lockOneBy(workspaceId, where), 'Function');
       const changed = changedColumns(stored, {
         openapiSpec: changes.openapiSpec,
         handler: changes.handler === undefined ? undefined : mergeHandler(stored.handler, changes.handler),
       });
       if (Object.keys(changed).length === 0) return stored;
-      return orNotFound(await functions.update(workspaceId, where, changed));
+      return orNotFound(await functions.update(workspaceId, where, changed), 'Function');
     });
   }
 
   async remove(workspaceId: string, assistantId: string, functionId: string): Promise<AssistantFunction> {
     const fn = await this.functions.delete(workspaceId, { assistantId, id: functionId });
     if (fn !== null) return fn;
-    await this.assistants.get(workspaceId, assistantId);
-    throw new NotFoundError('Function');
+    return this.assistants.notFoundUnder(workspaceId, assistantId, 'Function');
   }
 }
 
 async function assertOpenApiDocument(openapiSpec: string): Promise<void> {
   const problem = await openApiDocumentProblem(openapiSpec);
   if (problem !== undefined) throw new ValidationError(`openapiSpec ${problem}`);
-}
-
-function orNotFound(fn: AssistantFunction | null): AssistantFunction {
-  if (fn === null) throw new NotFoundError('Function');
-  return fn;
 }

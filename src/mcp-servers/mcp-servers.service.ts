@@ -41,8 +41,7 @@ export class McpServersService {
   async get(workspaceId: string, assistantId: string, mcpServerId: string): Promise<McpServer> {
     const server = await this.servers.findOneBy(workspaceId, { assistantId, id: mcpServerId });
     if (server !== null) return server;
-    await this.assistants.get(workspaceId, assistantId);
-    throw new NotFoundError('MCP server');
+    return this.assistants.notFoundUnder(workspaceId, assistantId, 'MCP server');
   }
 
   /** Refused while a computer-use tool names the server: the tool would be left pointing at nothing. */
@@ -54,7 +53,6 @@ export class McpServersService {
       }),
     );
     if (server !== null) return server;
-    await this.assistants.get(workspaceId, assistantId);
-    throw new NotFoundError('MCP server');
+    return this.assistants.notFoundUnder(workspaceId, assistantId, 'MCP server');
   }
 }

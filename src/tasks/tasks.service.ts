@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type { DataSource, Repository } from 'typeorm';
 import { translateForeignKeyViolation } from '../common/database-errors.js';
-import { NotFoundError, ValidationError } from '../common/errors.js';
+import { orNotFound, ValidationError } from '../common/errors.js';
 import type { Page } from '../common/pagination/paginate.js';
 import { changedColumns } from '../database/changed-columns.js';
 import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
@@ -55,7 +55,7 @@ export class TasksService {
   }
 
   async get(workspaceId: string, taskId: string): Promise<Task> {
-    return orNotFound(await this.tasks.findOneBy(workspaceId, { id: taskId }));
+    return orNotFound(await this.tasks.findOneBy(workspaceId, { id: taskId }), 'Task');
   }
 
   /** Fields left out keep their values. The row is locked from the comparison to the write, so a concurrent change is not mistaken for no change. */
@@ -63,17 +63,17 @@ export class TasksService {
     return this.dataSource
       .transaction(async (manager) => {
         const tasks = this.tasks.within(manager);
-        const stored = orNotFound(await tasks.lockOneBy(workspaceId, { id: taskId }));
+        const stored = orNotFound(await tasks.lockOneBy(workspaceId, { id: taskId }), 'Task');
         const changed = changedColumns(stored, requestedColumns(changes));
         if (Object.keys(changed).length === 0) return stored;
-        return orNotFound(await tasks.update(workspaceId, { id: taskId }, changed));
+        return orNotFound(await tasks.update(workspaceId, { id: taskId }, changed), 'Task');
       })
       .catch((error: unknown) => translateForeignKeyViolation(error, UNKNOWN_THREAD));
   }
 
   /** Deletes the task; its thread stays. */
   async remove(workspaceId: string, taskId: string): Promise<Task> {
-    return orNotFound(await this.tasks.delete(workspaceId, { id: taskId }));
+    return orNotFound(await this.tasks.delete(workspaceId, { id: taskId }), 'Task');
   }
 }
 
@@ -88,9 +88,4 @@ function requestedColumns({ title, message, key, threadId, schedule }: UpdateTas
     scheduleTimeZone: schedule?.timeZone,
     recurrenceRules: schedule?.recurrenceRules?.map(({ frequency }) => ({ frequency })),
   };
-}
-
-function orNotFound(task: Task | null): Task {
-  if (task === null) throw new NotFoundError('Task');
-  return task;
 }

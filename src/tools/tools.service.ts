@@ -44,7 +44,6 @@ export class ToolsService {
   async remove(workspaceId: string, assistantId: string, toolId: string): Promise<Tool> {
     const tool = await this.tools.delete(workspaceId, { assistantId, id: toolId });
     if (tool !== null) return tool;
-    await this.assistants.get(workspaceId, assistantId);
-    throw new NotFoundError('Tool');
+    return this.assistants.notFoundUnder(workspaceId, assistantId, 'Tool');
   }
 }
