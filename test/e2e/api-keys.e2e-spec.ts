@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { UNAUTHORIZED } from '../support/assistants.js';
 import {
   bearer,
   ISO_UTC,
@@ -11,7 +12,6 @@ import {
 } from '../support/test-app.js';
 
 const API_KEYS = '/api/cloud/api-keys';
-const UNAUTHORIZED = { error: 'Unauthorized', message: 'The API key is invalid or missing' };
 
 describe('API keys', () => {
   let t: TestApp;

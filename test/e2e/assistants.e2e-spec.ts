@@ -1,4 +1,4 @@
-import { ASSISTANTS, type AssistantBody, countRows, createAssistant, UNAUTHORIZED, UNKNOWN_ID } from '../support/assistants.js';
+import { ASSISTANTS, countRows, createAssistant, type AssistantBody, UNAUTHORIZED, UNKNOWN_ID, UNKNOWN_KEY } from '../support/assistants.js';
 import {
   bearer,
   ISO_UTC,
@@ -431,7 +431,7 @@ describe('Assistants', () => {
 
     it.each(routes)('$route answers 401 without a key or with an unknown one, and changes nothing', async ({ method, path, body }) => {
       const existing = await createAssistant(t.http, { name: 'Existing' });
-      for (const headers of [{}, bearer('sk_unknown0key0aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'), { Authorization: PRIVATE_KEY }]) {
+      for (const headers of [{}, bearer(UNKNOWN_KEY), { Authorization: PRIVATE_KEY }]) {
         const response = await call(method, path(existing.id), body, headers).expect(401);
         expect(response.body).toEqual(UNAUTHORIZED);
       }

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ASSISTANTS, countRows, createAssistant, UNAUTHORIZED, UNKNOWN_ID } from '../support/assistants.js';
+import { ASSISTANTS, countRows, createAssistant, UNAUTHORIZED, UNKNOWN_ID, UNKNOWN_KEY } from '../support/assistants.js';
 import {
   bearer,
   ISO_UTC,
@@ -475,7 +475,7 @@ describe('Functions', () => {
     it('answers 401 on every route without a key or with an unknown one, changing nothing', async () => {
       const created = await createFunction();
       for (const send of routes(assistantId, created.id)) {
-        for (const key of [undefined, 'sk_unknown0key0aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa']) {
+        for (const key of [undefined, UNKNOWN_KEY]) {
           const response = await send(key).expect(401);
           expect(response.body).toEqual(UNAUTHORIZED);
         }

@@ -1,4 +1,4 @@
-import { ASSISTANTS, countRows, createAssistant, UNAUTHORIZED, UNKNOWN_ID } from '../support/assistants.js';
+import { ASSISTANTS, countRows, createAssistant, UNAUTHORIZED, UNKNOWN_ID, UNKNOWN_KEY } from '../support/assistants.js';
 import {
   bearer,
   ISO_UTC,
@@ -296,7 +296,7 @@ describe('Initial messages', () => {
 
     it('answers 401 on GET and PUT without a key or with an unknown one, and writes nothing', async () => {
       const kept = await replace(assistantSays('kept'));
-      for (const headers of [{}, bearer('sk_unknown0key0aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'), { Authorization: `Basic ${PRIVATE_KEY}` }]) {
+      for (const headers of [{}, bearer(UNKNOWN_KEY), { Authorization: `Basic ${PRIVATE_KEY}` }]) {
         expect((await t.http.get(messagesPath(assistantId)).set(headers).expect(401)).body).toEqual(UNAUTHORIZED);
         const response = await t.http.put(messagesPath(assistantId)).set(headers).send({ initialMessages: [] }).expect(401);
         expect(response.body).toEqual(UNAUTHORIZED);

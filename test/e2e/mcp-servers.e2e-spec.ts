@@ -1,4 +1,4 @@
-import { ASSISTANTS, countRows, createAssistant, UNAUTHORIZED, UNKNOWN_ID } from '../support/assistants.js';
+import { ASSISTANTS, countRows, createAssistant, UNAUTHORIZED, UNKNOWN_ID, UNKNOWN_KEY } from '../support/assistants.js';
 import {
   bearer,
   ISO_UTC,
@@ -308,7 +308,7 @@ describe('MCP servers', () => {
     it('answers 401 on every route without a key or with an unknown one, changing nothing', async () => {
       const server = await createServer();
       for (const send of routes(assistantId, server.id)) {
-        for (const key of [undefined, 'sk_unknown0key0aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa']) {
+        for (const key of [undefined, UNKNOWN_KEY]) {
           const response = await send(key).expect(401);
           expect(response.body).toEqual(UNAUTHORIZED);
         }

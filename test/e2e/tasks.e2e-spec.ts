@@ -1,4 +1,4 @@
-import { countRows, UNAUTHORIZED, UNKNOWN_ID } from '../support/assistants.js';
+import { countRows, UNAUTHORIZED, UNKNOWN_ID, UNKNOWN_KEY } from '../support/assistants.js';
 import {
   bearer,
   ISO_UTC,
@@ -574,7 +574,7 @@ describe('Tasks', () => {
     it('answers 401 on every route without a key or with an unknown one, changing nothing', async () => {
       const task = await createTask();
       for (const send of routes(task.id)) {
-        for (const key of [undefined, 'sk_unknown0key0aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa']) {
+        for (const key of [undefined, UNKNOWN_KEY]) {
           const response = await send(key).expect(401);
           expect(response.body).toEqual(UNAUTHORIZED);
         }

@@ -5,6 +5,9 @@ export const ASSISTANTS = '/api/cloud/assistants';
 
 export const UNAUTHORIZED = { error: 'Unauthorized', message: 'The API key is invalid or missing' };
 
+/** A well-formed key the service never made. */
+export const UNKNOWN_KEY = 'sk_unknown0key0aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
+
 /** A UUID that names nothing. */
 export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
