@@ -39,17 +39,15 @@ export class WorkspaceScopedRepository<T extends WorkspaceOwned> {
     return this.rows.findOne(this.scope(workspaceId, where), { forUpdate: true });
   }
 
-  /** One INSERT … RETURNING, outside any transaction of its own; the row comes back with its id and timestamps. */
+  /** One INSERT … RETURNING, outside any transaction of its own; the row comes back as stored, with its id and timestamps. */
   async insert(workspaceId: string, values: DeepPartial<T>): Promise<T> {
     const [row] = await this.insertMany(workspaceId, [values]);
     return row;
   }
 
-  async insertMany(workspaceId: string, values: DeepPartial<T>[]): Promise<T[]> {
+  insertMany(workspaceId: string, values: DeepPartial<T>[]): Promise<T[]> {
     requireWorkspace(workspaceId);
-    const rows = values.map((value) => this.repository.create({ ...value, workspaceId } as DeepPartial<T>));
-    await this.repository.insert(rows as Parameters<Repository<T>['insert']>[0]);
-    return rows;
+    return this.rows.insert(values.map((value) => ({ ...value, workspaceId })));
   }
 
   /** Applies the changes to the matching row of the workspace; returns it updated, or null if none. */
@@ -68,8 +66,8 @@ export class WorkspaceScopedRepository<T extends WorkspaceOwned> {
   }
 
   /** Deletes every matching row of the workspace. */
-  async deleteAll(workspaceId: string, where: Equalities<T>): Promise<void> {
-    await this.repository.delete(this.scope(workspaceId, where) as FindOptionsWhere<T>);
+  deleteAll(workspaceId: string, where: Equalities<T>): Promise<void> {
+    return this.rows.deleteAll(this.scope(workspaceId, where));
   }
 
   private scope(workspaceId: string, where: Equalities<T> = {}): Equalities<T> {
