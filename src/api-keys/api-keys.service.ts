@@ -44,7 +44,7 @@ export class ApiKeysService {
     if (dto.type !== undefined && dto.type !== ApiKeyType.PUBLIC) {
       throw new ForbiddenError('A private API key can create only PUBLIC keys; use an organization key');
     }
-    return this.issue(caller.organizationId, caller.workspaceId, ApiKeyType.PUBLIC, dto.name);
+    return this.issue(caller.organizationId, caller.workspaceId, ApiKeyType.PUBLIC, dto);
   }
 
   list(workspaceId: string, page: PageQueryDto): Promise<Page<ApiKey>> {
@@ -65,7 +65,8 @@ export class ApiKeysService {
     return key;
   }
 
-  private async createForOrganization(organizationId: string, { name, type, workspaceId }: CreateApiKeyDto): Promise<IssuedApiKey> {
+  private async createForOrganization(organizationId: string, dto: CreateApiKeyDto): Promise<IssuedApiKey> {
+    const { type, workspaceId } = dto;
     if (type === undefined || workspaceId === undefined) {
       const missing = Object.entries({ type, workspaceId }).flatMap(([field, value]) => (value === undefined ? [field] : []));
       const verb = missing.length > 1 ? 'are' : 'is';
@@ -74,12 +75,13 @@ export class ApiKeysService {
     if (!(await this.workspaces.belongsToOrganization(organizationId, workspaceId))) {
       throw new ValidationError('workspaceId does not name a workspace of this organization');
     }
-    return this.issue(organizationId, workspaceId, type, name);
+    return this.issue(organizationId, workspaceId, type, dto);
   }
 
-  private async issue(organizationId: string, workspaceId: string, type: ApiKeyType, name: string): Promise<IssuedApiKey> {
+  private async issue(organizationId: string, workspaceId: string, type: ApiKeyType, { name, expiresAt }: CreateApiKeyDto): Promise<IssuedApiKey> {
     const value = generateApiKeyValue(type);
-    const key = await this.keys.insert(workspaceId, { ...apiKeyRecord(type, name, value), organizationId });
+    const expiry = expiresAt === undefined ? null : new Date(expiresAt);
+    const key = await this.keys.insert(workspaceId, { ...apiKeyRecord(type, name, value), organizationId, expiresAt: expiry });
     return { key, value };
   }
 }

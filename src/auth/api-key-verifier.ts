@@ -5,6 +5,7 @@ import { ApiKeyType } from '../api-keys/api-key-type.js';
 import { ApiKey } from '../api-keys/entities/api-key.entity.js';
 import { AppConfig } from '../config/app-config.js';
 import { digestApiKey, looksLikeApiKey } from './api-key-material.js';
+import { KeyUseRecorder } from './key-use-recorder.js';
 import type { Principal } from './principal.js';
 import { VerifiedKeyCache } from './verified-key-cache.js';
 
@@ -14,19 +15,21 @@ export class ApiKeyVerifier {
 
   constructor(
     @InjectRepository(ApiKey) private readonly apiKeys: Repository<ApiKey>,
+    private readonly uses: KeyUseRecorder,
     config: AppConfig,
   ) {
     this.cache = new VerifiedKeyCache(config.apiKeyCacheTtlMs);
   }
 
-  /** The caller behind a presented key value, or null when no live key has that value. */
+  /**
+   * The caller behind a presented key value, or null when no live key has that value (unknown,
+   * revoked or expired). Every verification, cached or not, counts as a use of the key.
+   */
   async verify(value: string): Promise<Principal | null> {
     if (!looksLikeApiKey(value)) return null;
     const digest = digestApiKey(value);
-    const cached = this.cache.get(digest);
-    if (cached !== undefined) return cached;
-    const principal = await this.lookUp(digest);
-    if (principal !== null) this.cache.remember(digest, principal);
+    const principal = this.cache.get(digest) ?? (await this.lookUp(digest));
+    if (principal !== null) this.uses.record(principal.keyId);
     return principal;
   }
 
@@ -40,16 +43,23 @@ export class ApiKeyVerifier {
     this.cache.forgetAll();
   }
 
+  /** Looks the key up and remembers it, until the cache's time to live or the key's expiry, whichever comes first. */
   private async lookUp(digest: string): Promise<Principal | null> {
     const key = await this.apiKeys.findOne({
-      select: { id: true, type: true, organizationId: true, workspaceId: true },
+      select: { id: true, type: true, organizationId: true, workspaceId: true, expiresAt: true, lastUsedAt: true },
       where: { digest },
     });
-    if (key === null) return null;
+    const now = Date.now();
+    const expiresAt = key?.expiresAt?.getTime() ?? Infinity;
+    if (key === null || expiresAt <= now) return null;
     const { id: keyId, organizationId, workspaceId } = key;
     // The api_keys_scope_check constraint gives every key but an ORGANIZATION one a workspace.
-    return key.type === ApiKeyType.ORGANIZATION
-      ? { keyId, organizationId, type: key.type, workspaceId: null }
-      : { keyId, organizationId, type: key.type, workspaceId: workspaceId! };
+    const principal: Principal =
+      key.type === ApiKeyType.ORGANIZATION
+        ? { keyId, organizationId, type: key.type, workspaceId: null }
+        : { keyId, organizationId, type: key.type, workspaceId: workspaceId! };
+    this.cache.remember(digest, principal, now, expiresAt);
+    this.uses.noteStored(keyId, key.lastUsedAt);
+    return principal;
   }
 }

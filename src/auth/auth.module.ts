@@ -4,10 +4,11 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKey } from '../api-keys/entities/api-key.entity.js';
 import { ApiKeyGuard } from './api-key.guard.js';
 import { ApiKeyVerifier } from './api-key-verifier.js';
+import { KeyUseRecorder } from './key-use-recorder.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKey])],
-  providers: [ApiKeyVerifier, { provide: APP_GUARD, useClass: ApiKeyGuard }],
+  providers: [ApiKeyVerifier, KeyUseRecorder, { provide: APP_GUARD, useClass: ApiKeyGuard }],
   exports: [ApiKeyVerifier],
 })
 export class AuthModule {}

@@ -22,6 +22,15 @@ describe('VerifiedKeyCache', () => {
     expect(cache.get('b', 1)).toEqual(principal('k2'));
   });
 
+  it('forgets a key when the key itself expires, if that comes first', () => {
+    const cache = new VerifiedKeyCache(10_000);
+    cache.remember('a', principal('k1'), 1_000, 2_500);
+    expect(cache.get('a', 2_499)).toEqual(principal('k1'));
+    expect(cache.get('a', 2_500)).toBeUndefined();
+    cache.remember('b', principal('k2'), 1_000, 1_000);
+    expect(cache.get('b', 1_000)).toBeUndefined();
+  });
+
   it('remembers nothing with a time to live of 0', () => {
     const cache = new VerifiedKeyCache(0);
     cache.remember('a', principal('k1'), 0);

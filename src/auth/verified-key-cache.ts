@@ -7,7 +7,7 @@ interface Entry {
 
 /**
  * Keys verified recently, by digest, so most requests skip the database lookup. An entry lives
- * `ttlMs` at most; a revoked key is forgotten at once in this process. Other replicas keep
+ * `ttlMs` at most, and never past the key's own expiry; a revoked key is forgotten at once in this process. Other replicas keep
  * trusting it until their entry expires: immediate revocation across replicas would need a
  * broadcast (e.g. PostgreSQL LISTEN/NOTIFY) calling `forgetKey` everywhere.
  */
@@ -28,10 +28,11 @@ export class VerifiedKeyCache {
   }
 
   /** Only keys that exist are remembered: unknown values are not, so guessing cannot fill the cache. */
-  remember(digest: string, principal: Principal, now = Date.now()): void {
-    if (this.ttlMs <= 0) return;
+  remember(digest: string, principal: Principal, now = Date.now(), keyExpiresAt = Infinity): void {
+    const expiresAt = Math.min(now + this.ttlMs, keyExpiresAt);
+    if (expiresAt <= now) return;
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(digest, { principal, expiresAt: now + this.ttlMs });
+    this.entries.set(digest, { principal, expiresAt });
   }
 
   forgetAll(): void {

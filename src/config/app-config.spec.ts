@@ -1,6 +1,9 @@
 import { resolve } from 'node:path';
 import { AppConfig, ConfigError } from './app-config.js';
 
+const HEX_KEY = '0123456789abcdef'.repeat(4);
+const BASE64_KEY = Buffer.alloc(32, 7).toString('base64');
+
 describe('AppConfig.fromEnvironment', () => {
   it('has working defaults for an empty environment', () => {
     expect({ ...AppConfig.fromEnvironment({}) }).toEqual({
@@ -11,6 +14,8 @@ describe('AppConfig.fromEnvironment', () => {
       bootstrapOrganizationKey: undefined,
       bootstrapPrivateKey: undefined,
       apiKeyCacheTtlMs: 10_000,
+      encryptionKey: undefined,
+      previousEncryptionKeys: [],
     });
   });
 
@@ -23,6 +28,8 @@ describe('AppConfig.fromEnvironment', () => {
       BOOTSTRAP_ORGANIZATION_KEY: `ok_${'a'.repeat(32)}`,
       BOOTSTRAP_PRIVATE_KEY: `sk_${'b'.repeat(32)}`,
       API_KEY_CACHE_SECONDS: '0',
+      ENCRYPTION_KEY: HEX_KEY,
+      ENCRYPTION_KEY_PREVIOUS: `${BASE64_KEY}, ${'A'.repeat(43)}`,
     });
     expect({ ...config }).toEqual({
       port: 8080,
@@ -32,6 +39,8 @@ describe('AppConfig.fromEnvironment', () => {
       bootstrapOrganizationKey: `ok_${'a'.repeat(32)}`,
       bootstrapPrivateKey: `sk_${'b'.repeat(32)}`,
       apiKeyCacheTtlMs: 0,
+      encryptionKey: Buffer.from(HEX_KEY, 'hex'),
+      previousEncryptionKeys: [Buffer.from(BASE64_KEY, 'base64'), Buffer.alloc(32)],
     });
   });
 
@@ -47,12 +56,32 @@ describe('AppConfig.fromEnvironment', () => {
     [{ BOOTSTRAP_PRIVATE_KEY: `sk_${'a'.repeat(31)}!` }, /^BOOTSTRAP_PRIVATE_KEY /],
     [{ API_KEY_CACHE_SECONDS: '301' }, /^API_KEY_CACHE_SECONDS must be an integer from 0 to 300/],
     [{ API_KEY_CACHE_SECONDS: '1.5' }, /^API_KEY_CACHE_SECONDS /],
+    [{ ENCRYPTION_KEY: 'a'.repeat(63) }, /^ENCRYPTION_KEY must hold a 32-byte key/],
+    [{ ENCRYPTION_KEY: Buffer.alloc(16).toString('base64') }, /^ENCRYPTION_KEY must hold a 32-byte key/],
+    [{ ENCRYPTION_KEY: `${HEX_KEY},${HEX_KEY}` }, /^ENCRYPTION_KEY must be one key/],
+    [{ ENCRYPTION_KEY_PREVIOUS: `${HEX_KEY},nope` }, /^ENCRYPTION_KEY_PREVIOUS must hold 32-byte keys/],
   ])('stops on %j with a message naming the variable', (env, message) => {
     expect(() => AppConfig.fromEnvironment(env)).toThrow(ConfigError);
     expect(() => AppConfig.fromEnvironment(env)).toThrow(message);
+  });
+
+  it('never quotes a bad encryption key in its message', () => {
+    const secret = 'not-a-key-but-still-a-secret';
+    const error = captureError(() => AppConfig.fromEnvironment({ ENCRYPTION_KEY: secret }));
+    expect(error.message).toMatch(/^ENCRYPTION_KEY /);
+    expect(error.message).not.toContain(secret);
   });
 
   it('treats an empty variable as unset', () => {
     expect(AppConfig.fromEnvironment({ PORT: '', DATABASE_URL: ' ' })).toMatchObject({ port: 3000, databaseUrl: undefined });
   });
 });
+
+function captureError(run: () => unknown): Error {
+  try {
+    run();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected an error');
+}

@@ -20,6 +20,10 @@ export class AppConfig {
   readonly bootstrapPrivateKey: string | undefined;
   /** How long a verified API key is trusted without asking the database again; 0 asks every time. */
   readonly apiKeyCacheTtlMs: number;
+  /** Encrypts secrets written from now on (and reads them); undefined stores them as sent. */
+  readonly encryptionKey: Buffer | undefined;
+  /** Retired keys that still decrypt what was written under them. */
+  readonly previousEncryptionKeys: Buffer[];
 
   private constructor(values: AppConfig) {
     Object.assign(this, values);
@@ -39,6 +43,8 @@ export class AppConfig {
       bootstrapOrganizationKey: organizationKey,
       bootstrapPrivateKey: privateKey,
       apiKeyCacheTtlMs: apiKeyCacheSeconds(env.API_KEY_CACHE_SECONDS) * 1000,
+      encryptionKey: encryptionKeys(env, 'ENCRYPTION_KEY')[0],
+      previousEncryptionKeys: encryptionKeys(env, 'ENCRYPTION_KEY_PREVIOUS'),
     });
   }
 }
@@ -105,4 +111,26 @@ function bootstrapKey(env: NodeJS.ProcessEnv, name: string, prefix: string): str
     );
   }
   return value;
+}
+
+const HEX_KEY = /^[0-9a-fA-F]{64}$/;
+const BASE64_KEY = /^[A-Za-z0-9+/_-]{43}=?$/;
+
+/**
+ * The 32-byte keys in a variable: one, or several separated by commas (only ENCRYPTION_KEY_PREVIOUS
+ * takes several). The message never quotes the value: it is a secret.
+ */
+function encryptionKeys(env: NodeJS.ProcessEnv, name: 'ENCRYPTION_KEY' | 'ENCRYPTION_KEY_PREVIOUS'): Buffer[] {
+  const value = present(env[name]);
+  if (value === undefined) return [];
+  const parts = value.split(',').map((part) => part.trim());
+  if (name === 'ENCRYPTION_KEY' && parts.length > 1) throw new ConfigError('ENCRYPTION_KEY must be one key; put retired keys in ENCRYPTION_KEY_PREVIOUS');
+  return parts.map((part) => {
+    if (HEX_KEY.test(part)) return Buffer.from(part, 'hex');
+    if (BASE64_KEY.test(part)) return Buffer.from(part.replaceAll('-', '+').replaceAll('_', '/'), 'base64');
+    throw new ConfigError(
+      `${name} must hold ${name === 'ENCRYPTION_KEY' ? 'a 32-byte key' : '32-byte keys separated by commas'}, ` +
+        'each written as 64 hex digits or 44 base64 characters (e.g. the output of "openssl rand -base64 32")',
+    );
+  });
 }

@@ -6,11 +6,13 @@ import { translateForeignKeyViolation } from '../common/database-errors.js';
 import type { Page } from '../common/pagination/paginate.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { NotFoundError, orNotFound, ValidationError } from '../common/errors.js';
+import { HeaderSecrets } from '../common/secrets/header-secrets.js';
 import { changedColumns } from '../database/changed-columns.js';
 import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import type { CreateFunctionDto } from './dto/create-function.dto.js';
 import type { UpdateFunctionDto } from './dto/update-function.dto.js';
 import { AssistantFunction } from './entities/assistant-function.entity.js';
+import type { FunctionHandler } from './function-handler.js';
 import { handlerRecord, mergeHandler } from './handler-record.js';
 import { openApiDocumentProblem } from './openapi-document.js';
 
@@ -22,6 +24,7 @@ export class FunctionsService {
     @InjectRepository(AssistantFunction) repository: Repository<AssistantFunction>,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly assistants: AssistantsService,
+    private readonly secrets: HeaderSecrets,
   ) {
     this.functions = new WorkspaceScopedRepository(repository);
   }
@@ -29,27 +32,30 @@ export class FunctionsService {
   async create(workspaceId: string, assistantId: string, { openapiSpec, handler }: CreateFunctionDto): Promise<AssistantFunction> {
     await this.assistants.get(workspaceId, assistantId);
     await assertOpenApiDocument(openapiSpec);
-    return this.functions
-      .insert(workspaceId, { assistantId, openapiSpec, handler: handlerRecord(handler) })
+    const record = handlerRecord(handler);
+    const fn = await this.functions
+      .insert(workspaceId, { assistantId, openapiSpec, handler: this.sealed(record) })
       .catch((error: unknown) => translateForeignKeyViolation(error, { functions_assistant_fkey: () => new NotFoundError('Assistant') }));
+    return { ...fn, handler: record };
   }
 
   /** An empty page may mean an unknown assistant: only then is the assistant looked up. */
   async list(workspaceId: string, assistantId: string, page: PageQueryDto): Promise<Page<AssistantFunction>> {
     const functions = await this.functions.page(workspaceId, { assistantId }, page);
     if (functions.items.length === 0) await this.assistants.get(workspaceId, assistantId);
-    return functions;
+    return { ...functions, items: functions.items.map((fn) => this.revealed(fn)) };
   }
 
   async get(workspaceId: string, assistantId: string, functionId: string): Promise<AssistantFunction> {
     const fn = await this.functions.findOneBy(workspaceId, { assistantId, id: functionId });
-    if (fn !== null) return fn;
+    if (fn !== null) return this.revealed(fn);
     return this.assistants.notFoundUnder(workspaceId, assistantId, 'Function');
   }
 
   /**
    * Fields left out keep their values. The row is locked while the handler is merged, so two
-   * updates of different handler fields both land.
+   * updates of different handler fields both land. Changes are found on the decrypted handler:
+   * sealing the same headers twice gives different text.
    */
   async update(workspaceId: string, assistantId: string, functionId: string, changes: UpdateFunctionDto): Promise<AssistantFunction> {
     await this.assistants.get(workspaceId, assistantId);
@@ -57,20 +63,32 @@ export class FunctionsService {
     return this.dataSource.transaction(async (manager) => {
       const functions = this.functions.within(manager);
       const where = { assistantId, id: functionId };
-      const stored = orNotFound(await functions.lockOneBy(workspaceId, where), 'Function');
+      const stored = this.revealed(orNotFound(await functions.lockOneBy(workspaceId, where), 'Function'));
       const changed = changedColumns(stored, {
         openapiSpec: changes.openapiSpec,
         handler: changes.handler === undefined ? undefined : mergeHandler(stored.handler, changes.handler),
       });
       if (Object.keys(changed).length === 0) return stored;
-      return orNotFound(await functions.update(workspaceId, where, changed), 'Function');
+      const sealed = changed.handler === undefined ? changed : { ...changed, handler: this.sealed(changed.handler) };
+      return this.revealed(orNotFound(await functions.update(workspaceId, where, sealed), 'Function'));
     });
   }
 
   async remove(workspaceId: string, assistantId: string, functionId: string): Promise<AssistantFunction> {
     const fn = await this.functions.delete(workspaceId, { assistantId, id: functionId });
-    if (fn !== null) return fn;
+    if (fn !== null) return this.revealed(fn);
     return this.assistants.notFoundUnder(workspaceId, assistantId, 'Function');
+  }
+
+  private sealed(handler: FunctionHandler): FunctionHandler {
+    const { requestHandler } = handler;
+    return { ...handler, requestHandler: { ...requestHandler, headers: this.secrets.sealJson(requestHandler.headers) } };
+  }
+
+  /** The function as the API shows it: header values decrypted. */
+  private revealed(fn: AssistantFunction): AssistantFunction {
+    const { requestHandler } = fn.handler;
+    return { ...fn, handler: { ...fn.handler, requestHandler: { ...requestHandler, headers: this.secrets.openJson(requestHandler.headers) } } };
   }
 }
 

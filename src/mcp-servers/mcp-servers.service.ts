@@ -7,6 +7,7 @@ import { translateForeignKeyViolation } from '../common/database-errors.js';
 import type { Page } from '../common/pagination/paginate.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { ConflictError, NotFoundError } from '../common/errors.js';
+import { HeaderSecrets } from '../common/secrets/header-secrets.js';
 import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import type { CreateMcpServerDto } from './dto/create-mcp-server.dto.js';
 import { McpServer } from './entities/mcp-server.entity.js';
@@ -18,6 +19,7 @@ export class McpServersService {
   constructor(
     @InjectRepository(McpServer) repository: Repository<McpServer>,
     private readonly assistants: AssistantsService,
+    private readonly secrets: HeaderSecrets,
   ) {
     this.servers = new WorkspaceScopedRepository(repository);
   }
@@ -25,22 +27,23 @@ export class McpServersService {
   async create(workspaceId: string, assistantId: string, dto: CreateMcpServerDto): Promise<McpServer> {
     await this.assistants.get(workspaceId, assistantId);
     const { url, headers = {} } = (dto.sseTransport ?? dto.httpTransport)!;
-    const record = { assistantId, transportType: dto.transportType, transportId: randomUUID(), url, headers: { ...headers } };
-    return this.servers
+    const record = { assistantId, transportType: dto.transportType, transportId: randomUUID(), url, headers: this.secrets.sealMap(headers) };
+    const server = await this.servers
       .insert(workspaceId, record)
       .catch((error: unknown) => translateForeignKeyViolation(error, { mcp_servers_assistant_fkey: () => new NotFoundError('Assistant') }));
+    return { ...server, headers: { ...headers } };
   }
 
   /** An empty page may mean an unknown assistant: only then is the assistant looked up. */
   async list(workspaceId: string, assistantId: string, page: PageQueryDto): Promise<Page<McpServer>> {
     const servers = await this.servers.page(workspaceId, { assistantId }, page);
     if (servers.items.length === 0) await this.assistants.get(workspaceId, assistantId);
-    return servers;
+    return { ...servers, items: servers.items.map((server) => this.revealed(server)) };
   }
 
   async get(workspaceId: string, assistantId: string, mcpServerId: string): Promise<McpServer> {
     const server = await this.servers.findOneBy(workspaceId, { assistantId, id: mcpServerId });
-    if (server !== null) return server;
+    if (server !== null) return this.revealed(server);
     return this.assistants.notFoundUnder(workspaceId, assistantId, 'MCP server');
   }
 
@@ -52,7 +55,12 @@ export class McpServersService {
           new ConflictError('The MCP server is used by a computer-use tool of this assistant; delete that tool first'),
       }),
     );
-    if (server !== null) return server;
+    if (server !== null) return this.revealed(server);
     return this.assistants.notFoundUnder(workspaceId, assistantId, 'MCP server');
+  }
+
+  /** The server as the API shows it: header values decrypted. */
+  private revealed(server: McpServer): McpServer {
+    return { ...server, headers: this.secrets.openMap(server.headers) };
   }
 }

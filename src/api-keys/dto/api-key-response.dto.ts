@@ -25,6 +25,16 @@ export class ApiKeyResponseDto {
   @ApiProperty({ format: 'date-time' })
   updatedAt: string;
 
+  @ApiProperty({
+    format: 'date-time',
+    nullable: true,
+    description: 'When the key last authenticated a request, or null if never. Recorded at most once a minute, so it may trail by up to a minute.',
+  })
+  lastUsedAt: string | null;
+
+  @ApiProperty({ format: 'date-time', nullable: true, description: 'When the key stops working, or null if it never expires' })
+  expiresAt: string | null;
+
   /** `issuedValue` is the freshly generated secret, shown this once. */
   static from(key: ApiKey, issuedValue?: string): ApiKeyResponseDto {
     const value = issuedValue ?? key.value ?? undefined;
@@ -35,6 +45,8 @@ export class ApiKeyResponseDto {
       ...(value === undefined ? {} : { value }),
       createdAt: key.createdAt.toISOString(),
       updatedAt: key.updatedAt.toISOString(),
+      lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+      expiresAt: key.expiresAt?.toISOString() ?? null,
     };
   }
 }

@@ -23,4 +23,12 @@ export class ApiKey extends TimestampedEntity {
 
   @Column({ type: 'text', select: false })
   digest: string;
+
+  /** Written at most once a minute per key, so it trails the latest use by up to a minute. */
+  @Column({ name: 'last_used_at', type: 'timestamptz', precision: 3, nullable: true })
+  lastUsedAt: Date | null;
+
+  /** From this instant on the key is refused; null never expires. */
+  @Column({ name: 'expires_at', type: 'timestamptz', precision: 3, nullable: true })
+  expiresAt: Date | null;
 }

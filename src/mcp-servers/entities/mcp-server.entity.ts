@@ -20,7 +20,10 @@ export class McpServer extends TimestampedEntity {
   @Column({ type: 'text' })
   url: string;
 
-  /** `json`, not `jsonb`: headers come back with their names in the order they were sent. */
+  /**
+   * `json`, not `jsonb`: headers come back with their names in the order they were sent. Values
+   * are sealed by HeaderSecrets (encrypted when ENCRYPTION_KEY is set).
+   */
   @Column({ type: 'json' })
   headers: Record<string, string>;
 }

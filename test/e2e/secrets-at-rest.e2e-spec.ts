@@ -1,0 +1,195 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { DataSource } from 'typeorm';
+import { keyIdOf } from '../../src/common/secrets/secret-cipher.js';
+import { ASSISTANTS, createAssistant } from '../support/assistants.js';
+import { freshDatabase, type FreshDatabase } from '../support/fresh-database.js';
+import { functionBody, newEncryptionKey, secretValue } from '../support/secret-fixtures.js';
+import { bearer, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+
+const serversOf = (assistantId: string) => `${ASSISTANTS}/${assistantId}/mcp-servers`;
+const functionsOf = (assistantId: string) => `${ASSISTANTS}/${assistantId}/functions`;
+const auth = bearer(PRIVATE_KEY);
+
+const UNEXPECTED = { error: 'Internal Server Error', message: expect.stringMatching(/^An unexpected error occurred \(request id \S+\)$/) };
+
+const idOf = (base64Key: string) => keyIdOf(Buffer.from(base64Key, 'base64'));
+
+/** Resources carrying secret header values, made through the API, with what the API answered. */
+interface SecretResources {
+  assistantId: string;
+  secrets: string[];
+  sse: { id: string; headers: Record<string, string> };
+  http: { id: string; headers: Record<string, string> };
+  fn: { id: string; headers: string };
+}
+
+async function createSecretResources(t: TestApp): Promise<SecretResources> {
+  const secrets = ['sse-auth', 'sse-tenant', 'http-key', 'fn-auth', 'fn-escaped'].map(secretValue);
+  const [sseAuth, sseTenant, httpKey, fnAuth, fnEscaped] = secrets;
+  const { id: assistantId } = await createAssistant(t.http);
+
+  const sseHeaders = { Authorization: `Bearer ${sseAuth}`, 'X-Tenant': sseTenant, 'X-Empty': '' };
+  const sse = await t.http
+    .post(serversOf(assistantId))
+    .set(auth)
+    .send({ transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse', headers: sseHeaders } })
+    .expect(201);
+  expect(Object.entries(sse.body.mcpServer.sseTransport.headers)).toEqual(Object.entries(sseHeaders));
+
+  const httpHeaders = { 'X-Api-Key': httpKey };
+  const http = await t.http
+    .post(serversOf(assistantId))
+    .set(auth)
+    .send({ transportType: 'HTTP', httpTransport: { url: 'https://mcp.example.com/mcp', headers: httpHeaders } })
+    .expect(201);
+  expect(http.body.mcpServer.httpTransport.headers).toEqual(httpHeaders);
+
+  // Spacing, a line break and an escape, to show the text comes back byte for byte.
+  const fnHeaders = `{ "Authorization" : "Bearer ${fnAuth}",\n  "X-Escaped":"\\u0041${fnEscaped}" }`;
+  const fn = await t.http.post(functionsOf(assistantId)).set(auth).send(functionBody(fnHeaders)).expect(201);
+  expect(fn.body.function.handler.requestHandler.headers).toBe(fnHeaders);
+
+  return {
+    assistantId,
+    secrets,
+    sse: { id: sse.body.mcpServer.id, headers: sseHeaders },
+    http: { id: http.body.mcpServer.id, headers: httpHeaders },
+    fn: { id: fn.body.function.id, headers: fnHeaders },
+  };
+}
+
+/** Reads every resource back through the API and checks its headers are exactly those sent. */
+async function expectReadBack(t: TestApp, { assistantId, sse, http, fn }: SecretResources): Promise<void> {
+  const gotSse = await t.http.get(`${serversOf(assistantId)}/${sse.id}`).set(auth).expect(200);
+  expect(Object.entries(gotSse.body.mcpServer.sseTransport.headers)).toEqual(Object.entries(sse.headers));
+  const listed = await t.http.get(serversOf(assistantId)).set(auth).expect(200);
+  expect(listed.body.mcpServers.map((server: { sseTransport: unknown; httpTransport: unknown }) => server.sseTransport ?? server.httpTransport)).toEqual([
+    expect.objectContaining({ headers: sse.headers }),
+    expect.objectContaining({ headers: http.headers }),
+  ]);
+  const gotFn = await t.http.get(`${functionsOf(assistantId)}/${fn.id}`).set(auth).expect(200);
+  expect(gotFn.body.function.handler.requestHandler.headers).toBe(fn.headers);
+  const listedFns = await t.http.get(functionsOf(assistantId)).set(auth).expect(200);
+  expect(listedFns.body.functions[0].handler.requestHandler.headers).toBe(fn.headers);
+}
+
+/** Every stored MCP server and function row, as text, read straight from the database. */
+async function storedRows(t: TestApp): Promise<string> {
+  const rows: { row: string }[] = await t.app
+    .get(DataSource)
+    .query(`SELECT row_to_json(m)::text AS row FROM mcp_servers m UNION ALL SELECT row_to_json(f)::text FROM functions f`);
+  return rows.map(({ row }) => row).join('\n');
+}
+
+/** The stored header maps (MCP servers) and header texts (functions), by id. */
+async function storedHeaders(t: TestApp): Promise<Map<string, string>> {
+  const rows: { id: string; headers: string }[] = await t.app.get(DataSource).query(
+    `SELECT id, headers::text AS headers FROM mcp_servers UNION ALL SELECT id, handler->'requestHandler'->>'headers' FROM functions`,
+  );
+  return new Map(rows.map(({ id, headers }) => [id, headers]));
+}
+
+describe('Secrets at rest', () => {
+  let database: FreshDatabase;
+  let t: TestApp | undefined;
+
+  /** (Re)starts the service on this test's database with the given environment. */
+  const start = async (env: NodeJS.ProcessEnv): Promise<TestApp> => {
+    await t?.close();
+    t = await startTestApp({ ...database.env, ...env });
+    return t;
+  };
+
+  beforeEach(async () => {
+    database = await freshDatabase();
+  });
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+    await database.drop();
+  });
+
+  it('with ENCRYPTION_KEY, stores no header value in clear and answers with each exactly as sent', async () => {
+    const key = newEncryptionKey();
+    const app = await start({ ENCRYPTION_KEY: key });
+    const resources = await createSecretResources(app);
+    await expectReadBack(app, resources);
+
+    const rows = await storedRows(app);
+    for (const secret of resources.secrets) expect(rows).not.toContain(secret);
+
+    const stored = await storedHeaders(app);
+    const sealed = expect.stringMatching(new RegExp(`^enc:v1:${idOf(key)}:`));
+    expect(Object.entries(JSON.parse(stored.get(resources.sse.id)!))).toEqual([
+      ['Authorization', sealed],
+      ['X-Tenant', sealed],
+      ['X-Empty', sealed],
+    ]);
+    expect(stored.get(resources.fn.id)).toMatch(/^\{ "Authorization" : "enc:v1:[^"]+",\n {2}"X-Escaped":"enc:v1:[^"]+" \}$/);
+  });
+
+  it('keeps function headers encrypted and exact through updates, whichever fields change', async () => {
+    const app = await start({ ENCRYPTION_KEY: newEncryptionKey('hex') });
+    const { assistantId, fn } = await createSecretResources(app);
+    const fnUrl = `${functionsOf(assistantId)}/${fn.id}`;
+
+    const moved = await app.http.patch(fnUrl).set(auth).send({ handler: { requestHandler: { url: 'https://api.example.com/v2' } } }).expect(200);
+    expect(moved.body.function.handler.requestHandler).toEqual({ url: 'https://api.example.com/v2', method: 'POST', headers: fn.headers, body: '{}' });
+
+    const newSecret = secretValue('patched');
+    const headers = `{"X-Patched":"${newSecret}"}`;
+    const patched = await app.http.patch(fnUrl).set(auth).send({ handler: { requestHandler: { headers } } }).expect(200);
+    expect(patched.body.function.handler.requestHandler.headers).toBe(headers);
+    expect((await app.http.get(fnUrl).set(auth).expect(200)).body.function.handler.requestHandler.headers).toBe(headers);
+    expect(await storedRows(app)).not.toContain(newSecret);
+
+    const unchanged = await app.http.patch(fnUrl).set(auth).send({ handler: { requestHandler: { headers } } }).expect(200);
+    expect(unchanged.body.function.updatedAt).toBe(patched.body.function.updatedAt);
+  });
+
+  it('after a key rotation reads rows written under the previous key, and seals new writes under the new one', async () => {
+    const oldKey = newEncryptionKey();
+    const newKey = newEncryptionKey();
+    const resources = await createSecretResources(await start({ ENCRYPTION_KEY: oldKey }));
+
+    const rotated = await start({ ENCRYPTION_KEY: newKey, ENCRYPTION_KEY_PREVIOUS: `${newEncryptionKey('hex')}, ${oldKey}` });
+    await expectReadBack(rotated, resources);
+    const added = await rotated.http
+      .post(serversOf(resources.assistantId))
+      .set(auth)
+      .send({ transportType: 'HTTP', httpTransport: { url: 'https://mcp.example.com/new', headers: { 'X-Key': secretValue('new') } } })
+      .expect(201);
+    const fnUrl = `${functionsOf(resources.assistantId)}/${resources.fn.id}`;
+    await rotated.http.patch(fnUrl).set(auth).send({ handler: { requestHandler: { method: 'PUT' } } }).expect(200);
+    const stored = await storedHeaders(rotated);
+    expect(stored.get(added.body.mcpServer.id)).toContain(`"enc:v1:${idOf(newKey)}:`);
+    expect(stored.get(resources.fn.id)).toContain(`"enc:v1:${idOf(newKey)}:`);
+    expect(stored.get(resources.sse.id)).toContain(`"enc:v1:${idOf(oldKey)}:`);
+
+    // Without the previous key, what only it can open is refused, with the generic 500 body.
+    const withoutPrevious = await start({ ENCRYPTION_KEY: newKey });
+    const refused = await withoutPrevious.http.get(`${serversOf(resources.assistantId)}/${resources.sse.id}`).set(auth).expect(500);
+    expect(refused.body).toEqual(UNEXPECTED);
+    expect((await withoutPrevious.http.get(serversOf(resources.assistantId)).set(auth).expect(500)).body).toEqual(UNEXPECTED);
+    const resealed = await withoutPrevious.http.get(fnUrl).set(auth).expect(200);
+    expect(resealed.body.function.handler.requestHandler.headers).toBe(resources.fn.headers);
+  });
+
+  it('reads the plain rows written before ENCRYPTION_KEY was set, and encrypts from then on', async () => {
+    const resources = await createSecretResources(await start({}));
+    const plainRows = await storedRows(t!);
+    for (const secret of resources.secrets) expect(plainRows).toContain(secret);
+
+    const key = newEncryptionKey();
+    const encrypting = await start({ ENCRYPTION_KEY: key });
+    await expectReadBack(encrypting, resources);
+    const secret = secretValue('after');
+    const added = await encrypting.http
+      .post(serversOf(resources.assistantId))
+      .set(auth)
+      .send({ transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse2', headers: { 'X-Key': secret } } })
+      .expect(201);
+    expect(added.body.mcpServer.sseTransport.headers).toEqual({ 'X-Key': secret });
+    expect(await storedRows(encrypting)).not.toContain(secret);
+  });
+});
