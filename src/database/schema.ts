@@ -11,8 +11,14 @@ import { Workspace } from '../workspaces/entities/workspace.entity.js';
 import { InitialSchema1795305600000 } from './migrations/1795305600000-initial-schema.js';
 import { AssistantResources1795392000000 } from './migrations/1795392000000-assistant-resources.js';
 import { TasksAndListOrder1795478400000 } from './migrations/1795478400000-tasks-and-list-order.js';
+import { IdempotencyKeys1795651200000 } from './migrations/1795651200000-idempotency-keys.js';
 
 export const ENTITIES = [Organization, Workspace, ApiKey, Assistant, Tool, McpServer, AssistantFunction, InitialMessage, Thread, Task];
 
 /** In the order they run. A landed migration is never edited: add a new one. */
-export const MIGRATIONS = [InitialSchema1795305600000, AssistantResources1795392000000, TasksAndListOrder1795478400000];
+export const MIGRATIONS = [
+  InitialSchema1795305600000,
+  AssistantResources1795392000000,
+  TasksAndListOrder1795478400000,
+  IdempotencyKeys1795651200000,
+];
