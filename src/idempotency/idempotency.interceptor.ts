@@ -26,7 +26,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
     const use: KeyUse = {
       caller: callerOf(request.principal),
-      route: `${request.method} ${request.path}`,
+      route: routeOf(request),
       key,
       requestDigest: digestOfBody(request.body),
     };
@@ -58,4 +58,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
 function callerOf(principal: Principal | undefined): string {
   if (principal === undefined) throw new Error('An idempotent route needs an authenticated caller');
   return principal.workspaceId === null ? `organization:${principal.organizationId}` : `workspace:${principal.workspaceId}`;
+}
+
+/** The method and path as Express matches them: case-insensitive, a trailing slash optional. */
+function routeOf(request: Request): string {
+  return `${request.method} ${request.path.replace(/\/+$/, '').toLowerCase()}`;
 }

@@ -223,6 +223,14 @@ describe('Idempotency-Key', () => {
       expect((await post(ASSISTANTS, PRIVATE_KEY, ASSISTANT, key).expect(201)).body).toEqual(first.body);
     });
 
+    it('takes a path with a trailing slash or other letter case for the same route', async () => {
+      const first = await post(ASSISTANTS, PRIVATE_KEY, ASSISTANT, 'spelling').expect(201);
+      for (const path of [`${ASSISTANTS}/`, ASSISTANTS.toUpperCase()]) {
+        expect((await post(path, PRIVATE_KEY, ASSISTANT, 'spelling').expect(201)).body).toEqual(first.body);
+      }
+      expect(await countRows(t, 'assistants')).toBe(1);
+    });
+
     it('keeps the key of one route apart from the same key on another route', async () => {
       await post(ASSISTANTS, PRIVATE_KEY, ASSISTANT, 'one-key').expect(201);
       await post('/api/cloud/tasks', PRIVATE_KEY, { title: 'Digest', message: 'Summarise', schedule }, 'one-key').expect(201);
