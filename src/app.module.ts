@@ -11,6 +11,7 @@ import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { FunctionsModule } from './functions/functions.module.js';
 import { HealthModule } from './health/health.module.js';
+import { IdempotencyModule } from './idempotency/idempotency.module.js';
 import { InitialMessagesModule } from './initial-messages/initial-messages.module.js';
 import { McpServersModule } from './mcp-servers/mcp-servers.module.js';
 import { TasksModule } from './tasks/tasks.module.js';
@@ -28,6 +29,7 @@ export class AppModule {
         AuthModule,
         BootstrapModule,
         HealthModule,
+        IdempotencyModule,
         WorkspacesModule,
         ApiKeysModule,
         AssistantsModule,

@@ -7,6 +7,7 @@ import { ApiPageResponse } from '../common/pagination/api-page-response.decorato
 import { NextPageLink } from '../common/pagination/next-page-link.decorator.js';
 import { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { ResourceIdPipe } from '../common/resource-id.pipe.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { ApiKeyType } from './api-key-type.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { ApiKeyEnvelopeDto, ApiKeyListDto, ApiKeyResponseDto } from './dto/api-key-response.dto.js';
@@ -22,6 +23,7 @@ export class ApiKeysController {
   constructor(private readonly apiKeys: ApiKeysService) {}
 
   @Post()
+  @Idempotent()
   @AcceptsKeys(ApiKeyType.PRIVATE, ApiKeyType.ORGANIZATION)
   @ApiOperation({
     summary: 'Create an API key',

@@ -5,6 +5,7 @@ import { ApiErrorResponses } from '../common/api-error-responses.decorator.js';
 import { ApiPageResponse } from '../common/pagination/api-page-response.decorator.js';
 import { NextPageLink } from '../common/pagination/next-page-link.decorator.js';
 import { PageQueryDto } from '../common/pagination/page-query.dto.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { assistantIdPipe } from './assistant-id.pipe.js';
 import { AssistantsService } from './assistants.service.js';
 import { AssistantEnvelopeDto, AssistantListDto, AssistantResponseDto } from './dto/assistant-response.dto.js';
@@ -18,6 +19,7 @@ export class AssistantsController {
   constructor(private readonly assistants: AssistantsService) {}
 
   @Post()
+  @Idempotent()
   @ApiOperation({ summary: 'Create an assistant' })
   @ApiCreatedResponse({ description: 'The new assistant', type: AssistantEnvelopeDto })
   @ApiErrorResponses(400, 403, 413, 415)

@@ -12,6 +12,7 @@ import { InitialSchema1795305600000 } from './migrations/1795305600000-initial-s
 import { AssistantResources1795392000000 } from './migrations/1795392000000-assistant-resources.js';
 import { TasksAndListOrder1795478400000 } from './migrations/1795478400000-tasks-and-list-order.js';
 import { ApiKeyLifecycle1795564800000 } from './migrations/1795564800000-api-key-lifecycle.js';
+import { IdempotencyKeys1795651200000 } from './migrations/1795651200000-idempotency-keys.js';
 
 export const ENTITIES = [Organization, Workspace, ApiKey, Assistant, Tool, McpServer, AssistantFunction, InitialMessage, Thread, Task];
 
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   AssistantResources1795392000000,
   TasksAndListOrder1795478400000,
   ApiKeyLifecycle1795564800000,
+  IdempotencyKeys1795651200000,
 ];

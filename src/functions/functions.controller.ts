@@ -7,6 +7,7 @@ import { ApiPageResponse } from '../common/pagination/api-page-response.decorato
 import { NextPageLink } from '../common/pagination/next-page-link.decorator.js';
 import { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { ResourceIdPipe } from '../common/resource-id.pipe.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { CreateFunctionDto } from './dto/create-function.dto.js';
 import { FunctionEnvelopeDto, FunctionListDto, FunctionResponseDto } from './dto/function-response.dto.js';
 import { UpdateFunctionDto } from './dto/update-function.dto.js';
@@ -22,6 +23,7 @@ export class FunctionsController {
   constructor(private readonly functions: FunctionsService) {}
 
   @Post()
+  @Idempotent()
   @ApiOperation({ summary: 'Create a function' })
   @ApiCreatedResponse({ description: 'The new function', type: FunctionEnvelopeDto })
   @ApiErrorResponses(400, 403, 404, 413, 415)

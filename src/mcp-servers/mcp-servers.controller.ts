@@ -7,6 +7,7 @@ import { ApiPageResponse } from '../common/pagination/api-page-response.decorato
 import { NextPageLink } from '../common/pagination/next-page-link.decorator.js';
 import { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { ResourceIdPipe } from '../common/resource-id.pipe.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { CreateMcpServerDto } from './dto/create-mcp-server.dto.js';
 import { McpServerEnvelopeDto, McpServerListDto, McpServerResponseDto } from './dto/mcp-server-response.dto.js';
 import { McpServersService } from './mcp-servers.service.js';
@@ -21,6 +22,7 @@ export class McpServersController {
   constructor(private readonly servers: McpServersService) {}
 
   @Post()
+  @Idempotent()
   @ApiOperation({
     summary: 'Add an MCP server',
     description: 'Send `transportType` and the transport object of that type: `sseTransport` for SSE, `httpTransport` for HTTP.',

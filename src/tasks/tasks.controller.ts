@@ -5,6 +5,7 @@ import { ApiErrorResponses } from '../common/api-error-responses.decorator.js';
 import { ApiPageResponse } from '../common/pagination/api-page-response.decorator.js';
 import { NextPageLink } from '../common/pagination/next-page-link.decorator.js';
 import { ResourceIdPipe } from '../common/resource-id.pipe.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { CreateTaskDto } from './dto/create-task.dto.js';
 import { TaskListQueryDto } from './dto/task-list-query.dto.js';
 import { TaskEnvelopeDto, TaskListDto, TaskResponseDto } from './dto/task-response.dto.js';
@@ -20,6 +21,7 @@ export class TasksController {
   constructor(private readonly tasks: TasksService) {}
 
   @Post()
+  @Idempotent()
   @ApiOperation({ summary: 'Create a scheduled task', description: 'Without `threadId`, the task gets a new thread of its own.' })
   @ApiCreatedResponse({ description: 'The new task', type: TaskEnvelopeDto })
   @ApiErrorResponses(400, 403, 413, 415)

@@ -18,6 +18,7 @@ import { ApiPageResponse } from '../common/pagination/api-page-response.decorato
 import { NextPageLink } from '../common/pagination/next-page-link.decorator.js';
 import { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { ResourceIdPipe } from '../common/resource-id.pipe.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { CreateToolDto } from './dto/create-tool.dto.js';
 import { ToolEnvelopeDto, ToolListDto, ToolResponseDto } from './dto/tool-response.dto.js';
 import { ToolTypeUnavailableDto } from './dto/tool-type-unavailable.dto.js';
@@ -34,6 +35,7 @@ export class ToolsController {
   constructor(private readonly tools: ToolsService) {}
 
   @Post()
+  @Idempotent()
   @ApiOperation({
     summary: 'Create a tool',
     description:

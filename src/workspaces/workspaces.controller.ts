@@ -6,6 +6,7 @@ import { ApiErrorResponses } from '../common/api-error-responses.decorator.js';
 import { ApiPageResponse } from '../common/pagination/api-page-response.decorator.js';
 import { NextPageLink } from '../common/pagination/next-page-link.decorator.js';
 import { PageQueryDto } from '../common/pagination/page-query.dto.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { CreateWorkspaceDto } from './dto/create-workspace.dto.js';
 import { WorkspaceEnvelopeDto, WorkspaceListDto, WorkspaceResponseDto } from './dto/workspace-response.dto.js';
 import { WorkspacesService } from './workspaces.service.js';
@@ -18,6 +19,7 @@ export class WorkspacesController {
   constructor(private readonly workspaces: WorkspacesService) {}
 
   @Post()
+  @Idempotent()
   @ApiOperation({ summary: 'Create a workspace in the organization of the key' })
   @ApiCreatedResponse({ description: 'The new workspace', type: WorkspaceEnvelopeDto })
   @ApiErrorResponses(400, 403, 413, 415)

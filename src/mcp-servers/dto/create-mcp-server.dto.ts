@@ -11,8 +11,11 @@ export class McpTransportSettingsDto {
   url: string;
 
   @ApiPropertyOptional({
-    description: `Header name to value, sent to the server on every request; at most ${HEADER_LIMITS.maxEntries} headers`,
+    description:
+      `Header name to value, sent to the server on every request; at most ${HEADER_LIMITS.maxEntries} headers, ` +
+      `names of at most ${HEADER_LIMITS.maxNameLength} characters`,
     type: 'object',
+    maxProperties: HEADER_LIMITS.maxEntries,
     additionalProperties: { type: 'string', maxLength: HEADER_LIMITS.maxValueLength },
     default: {},
     example: { Authorization: 'Bearer mcp-token' },

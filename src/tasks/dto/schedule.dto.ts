@@ -6,6 +6,12 @@ import { RECURRENCE_FREQUENCIES, type RecurrenceFrequency } from '../schedule/re
 
 export const MAX_RECURRENCE_RULES = 10;
 
+/**
+ * Bounds on what is parsed at all. A start is 19 characters; a longer one up to the bound is told
+ * what form it must take. IANA zone names are at most 32 characters today.
+ */
+export const SCHEDULE_LIMITS = { startLength: 64, timeZoneLength: 64 } as const;
+
 export class RecurrenceRuleDto {
   @ApiProperty({ enum: RECURRENCE_FREQUENCIES, example: 'daily' })
   @IsIn(RECURRENCE_FREQUENCIES)
@@ -14,7 +20,7 @@ export class RecurrenceRuleDto {
 
 function IsLocalDateTime(): PropertyDecorator {
   return IsTextWith(
-    64,
+    SCHEDULE_LIMITS.startLength,
     customRule('isLocalDateTime', (value) =>
       parseLocalDateTime(String(value)) === undefined ? 'must be a real local date-time YYYY-MM-DDTHH:MM:SS, without offset' : undefined,
     ),
@@ -23,13 +29,13 @@ function IsLocalDateTime(): PropertyDecorator {
 
 function IsTimeZoneName(): PropertyDecorator {
   return IsTextWith(
-    64,
+    SCHEDULE_LIMITS.timeZoneLength,
     customRule('isTimeZoneName', (value) => (isTimeZoneName(String(value)) ? undefined : 'must be an IANA time-zone name, such as Europe/Berlin')),
   );
 }
 
-const START: ApiPropertyOptions = { description: 'Local date-time without offset, read in `timeZone`', example: '2026-12-01T09:30:00', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}$' };
-const TIME_ZONE: ApiPropertyOptions = { description: 'IANA time-zone name', example: 'Europe/Berlin' };
+const START: ApiPropertyOptions = { description: 'Local date-time without offset, read in `timeZone`', example: '2026-12-01T09:30:00', maxLength: SCHEDULE_LIMITS.startLength, pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}$' };
+const TIME_ZONE: ApiPropertyOptions = { description: 'IANA time-zone name', example: 'Europe/Berlin', maxLength: SCHEDULE_LIMITS.timeZoneLength };
 const RULES: ApiPropertyOptions = { type: [RecurrenceRuleDto], maxItems: MAX_RECURRENCE_RULES, description: 'None: the task runs once, at `start`' };
 
 export class ScheduleDto {

@@ -19,7 +19,8 @@ import {
 export class FileSearchToolSettingsDto {
   @ApiPropertyOptional({
     description: 'IDs of the vector stores to search',
-    type: [String],
+    type: 'array',
+    items: { type: 'string', minLength: 1, maxLength: LIMITS.vectorStoreIds.maxLength },
     default: FILE_SEARCH_DEFAULTS.vectorStoreIds,
     maxItems: LIMITS.vectorStoreIds.maxItems,
   })

@@ -1,0 +1,30 @@
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiConflictResponse, ApiHeader } from '@nestjs/swagger';
+import { ErrorResponseDto } from '../common/error-response.dto.js';
+import { IDEMPOTENCY_KEY_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency-key.js';
+import { KEY_LIFETIME_SECONDS, STALE_CLAIM_SECONDS } from './idempotency.store.js';
+
+export const IDEMPOTENT_ROUTE = 'idempotency:route';
+
+/** A create route that honours `Idempotency-Key`, and the OpenAPI description of the header and its 409. */
+export function Idempotent(): MethodDecorator {
+  return applyDecorators(
+    SetMetadata(IDEMPOTENT_ROUTE, true),
+    ApiHeader({
+      name: IDEMPOTENCY_KEY_HEADER,
+      required: false,
+      schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH, pattern: '^[\\x20-\\x7e]+$' },
+      description:
+        'Makes a retry safe: a request with the key and body of an earlier successful one is answered with that ' +
+        `first response (header \`Idempotent-Replayed: true\`) and creates nothing. Keys are kept for ${KEY_LIFETIME_SECONDS / 3600} hours, ` +
+        'per API-key owner (workspace or organization) and per method and path. The same key with another body answers 409; ' +
+        'so does a retry sent while the first request is still in progress (retry it after a moment). ' +
+        'A request that fails (4xx or 5xx) does not use up its key. A request in progress for more than ' +
+        `${STALE_CLAIM_SECONDS} seconds is taken to have died, and its key can be used again.`,
+    }),
+    ApiConflictResponse({
+      description: `Conflict: the ${IDEMPOTENCY_KEY_HEADER} was used with another body, or its first request is still in progress`,
+      type: ErrorResponseDto,
+    }),
+  );
+}
