@@ -1,7 +1,7 @@
-import { Logger } from '@nestjs/common';
+import { type INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import type { Server } from 'node:http';
 import { AppModule } from './app.module.js';
 import { BODY_LIMIT } from './common/body-limit.js';
@@ -10,8 +10,12 @@ import { answerUnknownRoute } from './common/unknown-route.js';
 import { requireJsonBody, requireObjectBody } from './common/require-json-body.js';
 import type { AppConfig } from './config/app-config.js';
 import { enabledLogLevels } from './config/log-levels.js';
+import { buildApiDocument } from './openapi/api-document.js';
 
-const API_PREFIX = 'api/cloud';
+/** Every route is under /api/cloud but the health check; the app and the OpenAPI writer share this. */
+export function setGlobalPrefix(app: INestApplication): void {
+  app.setGlobalPrefix('api/cloud', { exclude: ['health'] });
+}
 
 /** The app, initialised, as main.ts serves it and as the e2e suites test it: same module, same HTTP pipeline. */
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
@@ -22,7 +26,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.disable('x-powered-by');
   // An ETag would hash every response body, and no client of this API revalidates with If-None-Match.
   app.set('etag', false);
-  app.setGlobalPrefix(API_PREFIX, { exclude: ['health'] });
+  setGlobalPrefix(app);
   app.use(assignRequestId);
   app.use(requireJsonBody);
   app.useBodyParser('json', { limit: BODY_LIMIT });
@@ -34,19 +38,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
 }
 
 function setUpOpenApi(app: NestExpressApplication): void {
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Assistant Management Cloud API')
-      .setDescription(
-        'Manage API keys, assistants and their tools, MCP servers, functions and initial messages, and scheduled tasks. ' +
-          'Every route under /api/cloud takes `Authorization: Bearer <API_KEY>`. Every error body is `{error, message}`.',
-      )
-      .setVersion('1')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key: sk_… (private), ok_… (organization)' })
-      .build(),
-  );
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', yamlDocumentUrl: 'docs-yaml' });
+  SwaggerModule.setup('docs', app, buildApiDocument(app), { jsonDocumentUrl: 'docs-json', yamlDocumentUrl: 'docs-yaml' });
 }
 
 /** Stop accepting, let in-flight requests finish, then close the database and exit 0. */

@@ -5,7 +5,7 @@ import { BODY_LIMIT } from './body-limit.js';
 import { ErrorResponseDto } from './error-response.dto.js';
 
 const WHEN: Record<number, string> = {
-  400: 'The body or a parameter is invalid; the message names the field and the rule',
+  400: 'The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule',
   401: 'The API key is invalid or missing',
   403: 'The API key is valid but of a kind this operation does not accept',
   404: 'No such resource in the caller’s workspace',
@@ -16,9 +16,31 @@ const WHEN: Record<number, string> = {
   503: 'The database cannot be reached',
 };
 
-/** Documents the `{error, message}` body for each listed status, plus the ones every route can answer. */
+/**
+ * What any route can answer, whatever it does: a body is checked before routing (malformed JSON,
+ * too large, not JSON), and the server's own failures.
+ */
+const ANY_ROUTE = [400, 413, 415, 500, 503];
+/** What the API-key guard answers on every route behind it: no valid key, or a key of the wrong kind. */
+const GUARDED_ROUTE = [401, 403];
+
+/** Documents the `{error, message}` body for each listed status, plus the ones every guarded route can answer. */
 export function ApiErrorResponses(...statuses: number[]): MethodDecorator & ClassDecorator {
-  const all = [...new Set([...statuses, 401, 500, 503])].sort();
+  return errorResponses([...statuses, ...GUARDED_ROUTE, ...ANY_ROUTE]);
+}
+
+/** As ApiErrorResponses, for a route that documents `ownStatus` itself because it answers it with another body too. */
+export function ApiErrorResponsesOtherThan(ownStatus: number, ...statuses: number[]): MethodDecorator & ClassDecorator {
+  return errorResponses([...statuses, ...GUARDED_ROUTE, ...ANY_ROUTE].filter((status) => status !== ownStatus));
+}
+
+/** The errors of a route that takes no API key. */
+export function ApiPublicRouteErrorResponses(): MethodDecorator & ClassDecorator {
+  return errorResponses(ANY_ROUTE);
+}
+
+function errorResponses(statuses: number[]): MethodDecorator & ClassDecorator {
+  const all = [...new Set(statuses)].sort();
   return applyDecorators(
     ...all.map((status) =>
       ApiResponse({ status, description: `${STATUS_CODES[status]}: ${WHEN[status]}`, type: ErrorResponseDto }),

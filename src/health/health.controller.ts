@@ -1,9 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PublicRoute } from '../auth/auth.decorators.js';
-import { ErrorResponseDto } from '../common/error-response.dto.js';
+import { ApiPublicRouteErrorResponses } from '../common/api-error-responses.decorator.js';
 import { UnavailableError } from '../common/errors.js';
 
 const DATABASE_CHECK_TIMEOUT_MS = 2000;
@@ -22,7 +22,7 @@ export class HealthController {
   @Get()
   @ApiOperation({ summary: 'Liveness and readiness: 200 when the database answers, 503 when not. No API key.' })
   @ApiOkResponse({ description: 'The database answers', type: HealthDto })
-  @ApiServiceUnavailableResponse({ description: 'The database cannot be reached', type: ErrorResponseDto })
+  @ApiPublicRouteErrorResponses()
   async check(): Promise<HealthDto> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {

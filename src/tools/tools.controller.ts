@@ -12,7 +12,7 @@ import {
 } from '@nestjs/swagger';
 import { assistantIdPipe } from '../assistants/assistant-id.pipe.js';
 import { CurrentWorkspace } from '../auth/auth.decorators.js';
-import { ApiErrorResponses } from '../common/api-error-responses.decorator.js';
+import { ApiErrorResponses, ApiErrorResponsesOtherThan } from '../common/api-error-responses.decorator.js';
 import { ErrorResponseDto } from '../common/error-response.dto.js';
 import { ApiPageResponse } from '../common/pagination/api-page-response.decorator.js';
 import { NextPageLink } from '../common/pagination/next-page-link.decorator.js';
@@ -51,7 +51,7 @@ export class ToolsController {
       'assistant’s provider (`{error}` alone, naming the type)',
     schema: { oneOf: [{ $ref: getSchemaPath(ErrorResponseDto) }, { $ref: getSchemaPath(ToolTypeUnavailableDto) }] },
   })
-  @ApiErrorResponses(403, 404, 413, 415)
+  @ApiErrorResponsesOtherThan(400, 403, 404, 413, 415)
   async create(
     @CurrentWorkspace() workspaceId: string,
     @Param('assistantId', assistantIdPipe) assistantId: string,

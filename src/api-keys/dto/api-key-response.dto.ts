@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiIdProperty, ApiTimestampProperty } from '../../common/api-properties.js';
 import { ApiKeyType } from '../api-key-type.js';
 import type { ApiKey } from '../entities/api-key.entity.js';
 
 export class ApiKeyResponseDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiIdProperty()
   id: string;
 
   @ApiProperty({ enum: [ApiKeyType.PUBLIC, ApiKeyType.PRIVATE] })
@@ -19,10 +20,10 @@ export class ApiKeyResponseDto {
   })
   value?: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestampProperty()
   createdAt: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestampProperty()
   updatedAt: string;
 
   @ApiProperty({

@@ -1,9 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiIdProperty, ApiTimestampProperty } from '../../common/api-properties.js';
 import { AssistantProvider } from '../assistant-provider.js';
 import type { Assistant } from '../entities/assistant.entity.js';
 
 export class AssistantResponseDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiIdProperty()
   id: string;
 
   @ApiProperty({ example: 'Support assistant' })
@@ -18,10 +19,10 @@ export class AssistantResponseDto {
   @ApiProperty({ type: String, nullable: true })
   instructions: string | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestampProperty()
   createdAt: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestampProperty()
   updatedAt: string;
 
   static from(assistant: Assistant): AssistantResponseDto {

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiIdProperty, ApiTimestampProperty } from '../../common/api-properties.js';
 import type { AssistantFunction } from '../entities/assistant-function.entity.js';
 import { HandlerType, HTTP_METHODS, type HttpMethod } from '../function-handler.js';
 
@@ -25,7 +26,7 @@ export class HandlerResponseDto {
 }
 
 export class FunctionResponseDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiIdProperty()
   id: string;
 
   @ApiProperty({ description: 'The OpenAPI document, as sent' })
@@ -34,10 +35,10 @@ export class FunctionResponseDto {
   @ApiProperty({ type: HandlerResponseDto })
   handler: HandlerResponseDto;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestampProperty()
   createdAt: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestampProperty()
   updatedAt: string;
 
   static from(fn: AssistantFunction): FunctionResponseDto {

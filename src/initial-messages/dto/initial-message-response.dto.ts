@@ -1,9 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiIdProperty, ApiTimestampProperty } from '../../common/api-properties.js';
 import type { InitialMessage } from '../entities/initial-message.entity.js';
 import { InitialMessageRole } from '../initial-message-role.js';
 
 export class InitialMessageResponseDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiIdProperty()
   id: string;
 
   @ApiProperty({ enum: InitialMessageRole, enumName: 'InitialMessageRole' })
@@ -12,10 +13,10 @@ export class InitialMessageResponseDto {
   @ApiProperty({ example: 'Hello! How can I help you today?' })
   content: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestampProperty()
   createdAt: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestampProperty()
   updatedAt: string;
 
   static from(message: InitialMessage): InitialMessageResponseDto {

@@ -1,9 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiIdProperty, ApiTimestampProperty } from '../../common/api-properties.js';
 import type { McpServer } from '../entities/mcp-server.entity.js';
 import { McpTransportType } from '../mcp-transport-type.js';
 
 export class McpTransportResponseDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiIdProperty()
   id: string;
 
   @ApiProperty({ example: 'https://mcp.example.com/sse' })
@@ -12,15 +13,15 @@ export class McpTransportResponseDto {
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, example: { Authorization: 'Bearer mcp-token' } })
   headers: Record<string, string>;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestampProperty()
   createdAt: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestampProperty()
   updatedAt: string;
 }
 
 export class McpServerResponseDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiIdProperty()
   id: string;
 
   @ApiProperty({ enum: McpTransportType, enumName: 'McpTransportType' })
@@ -32,10 +33,10 @@ export class McpServerResponseDto {
   @ApiProperty({ type: McpTransportResponseDto, nullable: true, description: 'The transport when transportType is HTTP, else null' })
   httpTransport: McpTransportResponseDto | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestampProperty()
   createdAt: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestampProperty()
   updatedAt: string;
 
   static from(server: McpServer): McpServerResponseDto {

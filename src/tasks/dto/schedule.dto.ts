@@ -34,7 +34,10 @@ function IsTimeZoneName(): PropertyDecorator {
   );
 }
 
-const START: ApiPropertyOptions = { description: 'Local date-time without offset, read in `timeZone`', example: '2026-12-01T09:30:00', maxLength: SCHEDULE_LIMITS.startLength, pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}$' };
+/** `YYYY-MM-DDTHH:MM:SS`, no offset: how `start` is sent and returned. */
+export const LOCAL_DATE_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}$';
+
+const START: ApiPropertyOptions = { description: 'Local date-time without offset, read in `timeZone`', example: '2026-12-01T09:30:00', maxLength: SCHEDULE_LIMITS.startLength, pattern: LOCAL_DATE_TIME_PATTERN };
 const TIME_ZONE: ApiPropertyOptions = { description: 'IANA time-zone name', example: 'Europe/Berlin', maxLength: SCHEDULE_LIMITS.timeZoneLength };
 const RULES: ApiPropertyOptions = { type: [RecurrenceRuleDto], maxItems: MAX_RECURRENCE_RULES, description: 'None: the task runs once, at `start`' };
 

@@ -1,7 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiIdProperty, ApiTimestampProperty } from '../../common/api-properties.js';
 import type { Task } from '../entities/task.entity.js';
 import { NEXT_RUN_RULE, nextRunAt } from '../schedule/next-run.js';
 import { RECURRENCE_FREQUENCIES, type RecurrenceFrequency } from '../schedule/recurrence.js';
+import { LOCAL_DATE_TIME_PATTERN } from './schedule.dto.js';
 
 export class RecurrenceRuleResponseDto {
   @ApiProperty({ enum: RECURRENCE_FREQUENCIES })
@@ -9,7 +11,11 @@ export class RecurrenceRuleResponseDto {
 }
 
 export class ScheduleResponseDto {
-  @ApiProperty({ description: 'Local date-time without offset, exactly as sent', example: '2026-12-01T09:30:00' })
+  @ApiProperty({
+    description: 'Local date-time without offset, exactly as sent',
+    example: '2026-12-01T09:30:00',
+    pattern: LOCAL_DATE_TIME_PATTERN,
+  })
   start: string;
 
   @ApiProperty({ example: 'Europe/Berlin' })
@@ -20,7 +26,7 @@ export class ScheduleResponseDto {
 }
 
 export class TaskResponseDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiIdProperty()
   id: string;
 
   @ApiProperty({ example: 'Daily summary' })
@@ -32,19 +38,19 @@ export class TaskResponseDto {
   @ApiProperty({ type: ScheduleResponseDto })
   schedule: ScheduleResponseDto;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiIdProperty()
   threadId: string;
 
   @ApiProperty({ description: 'Caller-defined filter key; may be empty', example: 'reports' })
   key: string;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: NEXT_RUN_RULE })
+  @ApiTimestampProperty({ nullable: true, description: NEXT_RUN_RULE })
   nextRunAt: string | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestampProperty()
   createdAt: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestampProperty()
   updatedAt: string;
 
   static from(task: Task, now: Date): TaskResponseDto {

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiIdProperty, ApiTimestampProperty } from '../../common/api-properties.js';
 import type { Tool } from '../entities/tool.entity.js';
 import {
   ComputerEnvironment,
@@ -54,13 +55,13 @@ export class ComputerUseToolResponseDto {
   @ApiProperty({ enum: ComputerEnvironment, enumName: 'ComputerEnvironment' })
   environment: ComputerEnvironment;
 
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @ApiIdProperty({ nullable: true })
   mcpServerId: string | null;
 }
 
 /** A tool carries the settings object of its type only; CODE_INTERPRETER has none. */
 export class ToolResponseDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiIdProperty()
   id: string;
 
   @ApiProperty({ enum: ToolType, enumName: 'ToolType' })
@@ -78,10 +79,10 @@ export class ToolResponseDto {
   @ApiPropertyOptional({ type: ComputerUseToolResponseDto, description: 'Present for COMPUTER_USE' })
   computerUseTool?: ComputerUseToolResponseDto;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestampProperty()
   createdAt: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestampProperty()
   updatedAt: string;
 
   static from(tool: Tool): ToolResponseDto {

@@ -1,17 +1,18 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiIdProperty, ApiTimestampProperty } from '../../common/api-properties.js';
 import type { Workspace } from '../entities/workspace.entity.js';
 
 export class WorkspaceResponseDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiIdProperty()
   id: string;
 
   @ApiProperty({ example: 'Production' })
   name: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestampProperty()
   createdAt: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestampProperty()
   updatedAt: string;
 
   static from(workspace: Workspace): WorkspaceResponseDto {

@@ -1,0 +1,52 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+
+const TAGS: Record<string, string> = {
+  health: 'Whether the service and its database answer',
+  workspaces: 'Workspaces of an organization (organization keys)',
+  'api-keys': 'API keys of a workspace',
+  assistants: 'Assistants of a workspace',
+  tools: 'Tools of an assistant',
+  'mcp-servers': 'MCP servers of an assistant',
+  functions: 'Functions of an assistant',
+  'initial-messages': 'Initial messages of an assistant',
+  tasks: 'Scheduled tasks of a workspace',
+};
+
+/** The OpenAPI document of the app's routes, as /docs-json serves it and `npm run openapi` writes it to openapi.json. */
+export function buildApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Assistant Management Cloud API')
+    .setDescription(
+      'Manage API keys, assistants and their tools, MCP servers, functions and initial messages, and scheduled tasks. ' +
+        'Every route under /api/cloud takes `Authorization: Bearer <API_KEY>`. Every error body is `{error, message}`.',
+    )
+    .setVersion('1')
+    .addServer('/', 'This service')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'An API key: sk_… (private), ok_… (organization)' });
+  for (const [name, description] of Object.entries(TAGS)) config.addTag(name, description);
+  const document = SwaggerModule.createDocument(app, config.build());
+  document.info = { ...document.info, contact: undefined, license: { name: 'UNLICENSED' } };
+  document.components = { ...document.components, schemas: closedObjects(document.components?.schemas ?? {}) };
+  return document;
+}
+
+type Schemas = NonNullable<NonNullable<OpenAPIObject['components']>['schemas']>;
+
+/**
+ * Every body is an object of exactly its documented fields: the validation pipe refuses unknown
+ * fields in requests, and responses are built field by field from DTOs. Saying so lets clients and
+ * the e2e contract check hold both sides to it. Sorted by name so the file does not depend on the
+ * order in which modules are explored.
+ */
+function closedObjects(schemas: Schemas): Schemas {
+  return Object.fromEntries(
+    Object.entries(schemas)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([name, schema]) =>
+        'type' in schema && schema.type === 'object' && schema.additionalProperties === undefined
+          ? [name, { ...schema, additionalProperties: false }]
+          : [name, schema],
+      ),
+  );
+}
