@@ -26,14 +26,13 @@ export class ApiKeyResponseDto {
   @ApiTimestampProperty()
   updatedAt: string;
 
-  @ApiProperty({
-    format: 'date-time',
+  @ApiTimestampProperty({
     nullable: true,
     description: 'When the key last authenticated a request, or null if never. Recorded at most once a minute, so it may trail by up to a minute.',
   })
   lastUsedAt: string | null;
 
-  @ApiProperty({ format: 'date-time', nullable: true, description: 'When the key stops working, or null if it never expires' })
+  @ApiTimestampProperty({ nullable: true, description: 'When the key stops working, or null if it never expires' })
   expiresAt: string | null;
 
   /** `issuedValue` is the freshly generated secret, shown this once. */
