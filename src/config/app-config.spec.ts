@@ -11,6 +11,8 @@ describe('AppConfig.fromEnvironment', () => {
       bootstrapOrganizationKey: undefined,
       bootstrapPrivateKey: undefined,
       apiKeyCacheTtlMs: 10_000,
+      rateLimitRequests: 3000,
+      rateLimitWindowMs: 10_000,
     });
   });
 
@@ -23,6 +25,8 @@ describe('AppConfig.fromEnvironment', () => {
       BOOTSTRAP_ORGANIZATION_KEY: `ok_${'a'.repeat(32)}`,
       BOOTSTRAP_PRIVATE_KEY: `sk_${'b'.repeat(32)}`,
       API_KEY_CACHE_SECONDS: '0',
+      RATE_LIMIT_REQUESTS: '0',
+      RATE_LIMIT_WINDOW_SECONDS: '60',
     });
     expect({ ...config }).toEqual({
       port: 8080,
@@ -32,6 +36,8 @@ describe('AppConfig.fromEnvironment', () => {
       bootstrapOrganizationKey: `ok_${'a'.repeat(32)}`,
       bootstrapPrivateKey: `sk_${'b'.repeat(32)}`,
       apiKeyCacheTtlMs: 0,
+      rateLimitRequests: 0,
+      rateLimitWindowMs: 60_000,
     });
   });
 
@@ -47,6 +53,9 @@ describe('AppConfig.fromEnvironment', () => {
     [{ BOOTSTRAP_PRIVATE_KEY: `sk_${'a'.repeat(31)}!` }, /^BOOTSTRAP_PRIVATE_KEY /],
     [{ API_KEY_CACHE_SECONDS: '301' }, /^API_KEY_CACHE_SECONDS must be an integer from 0 to 300/],
     [{ API_KEY_CACHE_SECONDS: '1.5' }, /^API_KEY_CACHE_SECONDS /],
+    [{ RATE_LIMIT_REQUESTS: '-1' }, /^RATE_LIMIT_REQUESTS must be an integer from 0 to 1000000/],
+    [{ RATE_LIMIT_REQUESTS: 'many' }, /^RATE_LIMIT_REQUESTS /],
+    [{ RATE_LIMIT_WINDOW_SECONDS: '0' }, /^RATE_LIMIT_WINDOW_SECONDS must be an integer from 1 to 3600/],
   ])('stops on %j with a message naming the variable', (env, message) => {
     expect(() => AppConfig.fromEnvironment(env)).toThrow(ConfigError);
     expect(() => AppConfig.fromEnvironment(env)).toThrow(message);
