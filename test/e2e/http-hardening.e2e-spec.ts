@@ -101,7 +101,8 @@ describe('Rate limit (5 requests per 2 seconds for each API key)', () => {
 
   it('answers the 6th request of a key with 429 and Retry-After; other keys go on; after the wait it works again', async () => {
     const second = await seedSecondWorkspace(t.http); // with the organization key, which has a bucket of its own
-    for (let i = 0; i < 5; i++) await t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).expect(200);
+    // At once, so that all six fall in one window even on a slow machine.
+    await Promise.all(Array.from({ length: 5 }, () => t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).expect(200)));
 
     const refused = await t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).expect(429);
     expect(refused.body).toEqual({
@@ -123,13 +124,13 @@ describe('Rate limit (5 requests per 2 seconds for each API key)', () => {
 
   it('counts a key before it is looked up: an unknown key gets 401 five times, then 429', async () => {
     const unknown = bearer(UNKNOWN_KEY);
-    for (let i = 0; i < 5; i++) await t.http.get(ASSISTANTS).set(unknown).expect(401);
+    await Promise.all(Array.from({ length: 5 }, () => t.http.get(ASSISTANTS).set(unknown).expect(401)));
     const refused = await t.http.get(ASSISTANTS).set(unknown).expect(429);
     expect(refused.headers['retry-after']).toMatch(/^[12]$/);
   });
 
   it('counts requests without a key by their address', async () => {
-    for (let i = 0; i < 5; i++) await t.http.get(ASSISTANTS).expect(401);
+    await Promise.all(Array.from({ length: 5 }, () => t.http.get(ASSISTANTS).expect(401)));
     await t.http.get(ASSISTANTS).expect(429);
   });
 });
@@ -251,12 +252,15 @@ describe('LOG_LEVEL', () => {
   it('error: no request lines and no start-up lines, only the bootstrap notice', async () => {
     const port = await freePort();
     const service = ServiceProcess.spawn({ ...database.env, LOG_LEVEL: 'error', PORT: String(port), BOOTSTRAP_PRIVATE_KEY: PRIVATE_KEY });
+    let exitCode: number | null;
     try {
-      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/health`).catch(() => null))?.status === 200);
+      // Nothing is printed once it listens: ask /health, as long as ServiceProcess waits for that line.
+      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/health`).catch(() => null))?.status === 200, 60_000);
       await fetch(`http://127.0.0.1:${port}${ASSISTANTS}`, { headers: { ...bearer(PRIVATE_KEY), 'X-Request-Id': 'quiet' } });
     } finally {
-      expect(await service.stop()).toBe(0);
+      exitCode = await service.stop();
     }
+    expect(exitCode).toBe(0);
     expect(service.output).toContain('Bootstrapped an empty database');
     expect(jsonLines(service.output)).toEqual([]);
   });
