@@ -2,14 +2,17 @@ import { type INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
+import { Logger as PinoNestLogger } from 'nestjs-pino';
 import type { Server } from 'node:http';
 import { AppModule } from './app.module.js';
 import { BODY_LIMIT } from './common/body-limit.js';
 import { assignRequestId } from './common/request-id.js';
 import { answerUnknownRoute } from './common/unknown-route.js';
 import { requireJsonBody, requireObjectBody } from './common/require-json-body.js';
+import { securityHeaders } from './common/security-headers.js';
 import type { AppConfig } from './config/app-config.js';
-import { enabledLogLevels } from './config/log-levels.js';
+import { requestLogging } from './logging/request-logging.js';
+import { createRootLogger } from './logging/root-logger.js';
 import { buildApiDocument } from './openapi/api-document.js';
 
 /** Every route is under /api/cloud but the health check; the app and the OpenAPI writer share this. */
@@ -19,15 +22,18 @@ export function setGlobalPrefix(app: INestApplication): void {
 
 /** The app, initialised, as main.ts serves it and as the e2e suites test it: same module, same HTTP pipeline. */
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+  const logger = createRootLogger(config.logLevel);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, logger), {
     bodyParser: false,
-    logger: enabledLogLevels(config.logLevel),
+    bufferLogs: true,
   });
-  app.disable('x-powered-by');
+  app.useLogger(app.get(PinoNestLogger));
   // An ETag would hash every response body, and no client of this API revalidates with If-None-Match.
   app.set('etag', false);
   setGlobalPrefix(app);
   app.use(assignRequestId);
+  app.use(requestLogging(logger));
+  app.use(securityHeaders);
   app.use(requireJsonBody);
   app.useBodyParser('json', { limit: BODY_LIMIT });
   app.use(requireObjectBody);

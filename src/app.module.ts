@@ -1,5 +1,7 @@
 import { type DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
+import type { Logger } from 'pino';
 import { ApiKeysModule } from './api-keys/api-keys.module.js';
 import { AssistantsModule } from './assistants/assistants.module.js';
 import { AuthModule } from './auth/auth.module.js';
@@ -14,18 +16,25 @@ import { HealthModule } from './health/health.module.js';
 import { IdempotencyModule } from './idempotency/idempotency.module.js';
 import { InitialMessagesModule } from './initial-messages/initial-messages.module.js';
 import { McpServersModule } from './mcp-servers/mcp-servers.module.js';
+import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { TasksModule } from './tasks/tasks.module.js';
 import { ToolsModule } from './tools/tools.module.js';
 import { WorkspacesModule } from './workspaces/workspaces.module.js';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  /** `logger` is the one pino logger: Nest's own lines and the request lines (see app.factory.ts) go through it. */
+  static forRoot(config: AppConfig, logger: Logger): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        // useExisting: the request logger is mounted by app.factory.ts ahead of the body parser, so that
+        // requests refused there are logged too; this module only carries its per-request logger to Nest's.
+        LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true }),
         DatabaseModule,
+        // Global guards run in the order of their modules: the rate limit before the key is looked up.
+        RateLimitModule.forRoot(config),
         AuthModule,
         BootstrapModule,
         HealthModule,

@@ -5,8 +5,7 @@ import type { ApiKeyType } from '../api-keys/api-key-type.js';
 import { ForbiddenError, UnauthenticatedError } from '../common/errors.js';
 import { ApiKeyVerifier } from './api-key-verifier.js';
 import { ACCEPTED_KEY_TYPES, DEFAULT_ACCEPTED_KEY_TYPES, IS_PUBLIC_ROUTE } from './auth.decorators.js';
-
-const BEARER = /^Bearer +(\S+) *$/i;
+import { presentedApiKey } from './bearer-token.js';
 
 /** Global: every route needs an API key of an accepted kind unless it is marked @PublicRoute(). */
 @Injectable()
@@ -21,7 +20,7 @@ export class ApiKeyGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_ROUTE, targets)) return true;
 
     const request = context.switchToHttp().getRequest<Request>();
-    const presented = BEARER.exec(request.header('authorization') ?? '')?.[1];
+    const presented = presentedApiKey(request);
     const principal = presented === undefined ? null : await this.verifier.verify(presented);
     if (principal === null) throw new UnauthenticatedError();
 

@@ -16,6 +16,8 @@ describe('AppConfig.fromEnvironment', () => {
       apiKeyCacheTtlMs: 10_000,
       encryptionKey: undefined,
       previousEncryptionKeys: [],
+      rateLimitRequests: 3000,
+      rateLimitWindowMs: 10_000,
     });
   });
 
@@ -30,6 +32,8 @@ describe('AppConfig.fromEnvironment', () => {
       API_KEY_CACHE_SECONDS: '0',
       ENCRYPTION_KEY: HEX_KEY,
       ENCRYPTION_KEY_PREVIOUS: `${BASE64_KEY}, ${'A'.repeat(43)}`,
+      RATE_LIMIT_REQUESTS: '0',
+      RATE_LIMIT_WINDOW_SECONDS: '60',
     });
     expect({ ...config }).toEqual({
       port: 8080,
@@ -41,6 +45,8 @@ describe('AppConfig.fromEnvironment', () => {
       apiKeyCacheTtlMs: 0,
       encryptionKey: Buffer.from(HEX_KEY, 'hex'),
       previousEncryptionKeys: [Buffer.from(BASE64_KEY, 'base64'), Buffer.alloc(32)],
+      rateLimitRequests: 0,
+      rateLimitWindowMs: 60_000,
     });
   });
 
@@ -60,6 +66,9 @@ describe('AppConfig.fromEnvironment', () => {
     [{ ENCRYPTION_KEY: Buffer.alloc(16).toString('base64') }, /^ENCRYPTION_KEY must hold a 32-byte key/],
     [{ ENCRYPTION_KEY: `${HEX_KEY},${HEX_KEY}` }, /^ENCRYPTION_KEY must be one key/],
     [{ ENCRYPTION_KEY_PREVIOUS: `${HEX_KEY},nope` }, /^ENCRYPTION_KEY_PREVIOUS must hold 32-byte keys/],
+    [{ RATE_LIMIT_REQUESTS: '-1' }, /^RATE_LIMIT_REQUESTS must be an integer from 0 to 1000000/],
+    [{ RATE_LIMIT_REQUESTS: 'many' }, /^RATE_LIMIT_REQUESTS /],
+    [{ RATE_LIMIT_WINDOW_SECONDS: '0' }, /^RATE_LIMIT_WINDOW_SECONDS must be an integer from 1 to 3600/],
   ])('stops on %j with a message naming the variable', (env, message) => {
     expect(() => AppConfig.fromEnvironment(env)).toThrow(ConfigError);
     expect(() => AppConfig.fromEnvironment(env)).toThrow(message);

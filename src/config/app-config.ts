@@ -24,6 +24,9 @@ export class AppConfig {
   readonly encryptionKey: Buffer | undefined;
   /** Retired keys that still decrypt what was written under them. */
   readonly previousEncryptionKeys: Buffer[];
+  /** Requests one API key may make per rate-limit window; 0 turns rate limiting off. */
+  readonly rateLimitRequests: number;
+  readonly rateLimitWindowMs: number;
 
   private constructor(values: AppConfig) {
     Object.assign(this, values);
@@ -42,9 +45,11 @@ export class AppConfig {
       logLevel: logLevel(env.LOG_LEVEL),
       bootstrapOrganizationKey: organizationKey,
       bootstrapPrivateKey: privateKey,
-      apiKeyCacheTtlMs: apiKeyCacheSeconds(env.API_KEY_CACHE_SECONDS) * 1000,
+      apiKeyCacheTtlMs: boundedInteger(env, 'API_KEY_CACHE_SECONDS', 10, 0, MAX_API_KEY_CACHE_SECONDS) * 1000,
       encryptionKey: encryptionKeys(env, 'ENCRYPTION_KEY')[0],
       previousEncryptionKeys: encryptionKeys(env, 'ENCRYPTION_KEY_PREVIOUS'),
+      rateLimitRequests: boundedInteger(env, 'RATE_LIMIT_REQUESTS', 3000, 0, MAX_RATE_LIMIT_REQUESTS),
+      rateLimitWindowMs: boundedInteger(env, 'RATE_LIMIT_WINDOW_SECONDS', 10, 1, MAX_RATE_LIMIT_WINDOW_SECONDS) * 1000,
     });
   }
 }
@@ -92,12 +97,14 @@ function logLevel(raw: string | undefined): LogLevel {
 }
 
 const MAX_API_KEY_CACHE_SECONDS = 300;
+const MAX_RATE_LIMIT_REQUESTS = 1_000_000;
+const MAX_RATE_LIMIT_WINDOW_SECONDS = 3600;
 
-function apiKeyCacheSeconds(raw: string | undefined): number {
-  const value = present(raw);
-  if (value === undefined) return 10;
-  if (!/^\d+$/.test(value) || Number(value) > MAX_API_KEY_CACHE_SECONDS) {
-    throw new ConfigError(`API_KEY_CACHE_SECONDS must be an integer from 0 to ${MAX_API_KEY_CACHE_SECONDS}, got "${value}"`);
+function boundedInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const value = present(env[name]);
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${value}"`);
   }
   return Number(value);
 }

@@ -1,6 +1,16 @@
-import { LOG_LEVELS, type LogLevel } from './app-config.js';
+import type { Level } from 'pino';
+import type { LogLevel } from './app-config.js';
 
-/** Nest takes the list of levels to print: the chosen one and every more severe one. */
-export function enabledLogLevels(threshold: LogLevel): LogLevel[] {
-  return LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(threshold) + 1);
+/** LOG_LEVEL keeps Nest's names; pino calls Nest's `log` info and its `verbose` trace. */
+const PINO_LEVEL: Record<LogLevel, Level> = {
+  fatal: 'fatal',
+  error: 'error',
+  warn: 'warn',
+  log: 'info',
+  debug: 'debug',
+  verbose: 'trace',
+};
+
+export function pinoLevel(level: LogLevel): Level {
+  return PINO_LEVEL[level];
 }

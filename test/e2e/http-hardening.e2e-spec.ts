@@ -1,0 +1,301 @@
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import pg from 'pg';
+import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
+import { ASSISTANTS, UNKNOWN_KEY } from '../support/assistants.js';
+import { ServiceProcess } from '../support/service-process.js';
+import { bearer, ORGANIZATION_KEY, PRIVATE_KEY, seedSecondWorkspace, startTestApp, type TestApp, UUID } from '../support/test-app.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+describe('Security headers', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    await t.reset();
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    ['a JSON answer', ASSISTANTS, bearer(PRIVATE_KEY), 200],
+    ['a 401', ASSISTANTS, {}, 401],
+    ['an unknown route', '/nothing-here', {}, 404],
+    ['/health', '/health', {}, 200],
+  ])('%s says nosniff, forbids framing and loading anything, and hides the framework', async (_, path, headers, status) => {
+    const response = await t.http.get(path).set(headers).expect(status);
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+    expect(response.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('lets Swagger UI at /docs load its own scripts and styles, and nothing from elsewhere', async () => {
+    const ui = await t.http.get('/docs').redirects(1).expect(200);
+    const policy = ui.headers['content-security-policy'];
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).toContain("style-src 'self' 'unsafe-inline'");
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).not.toContain('unsafe-eval');
+    expect(ui.headers['x-content-type-options']).toBe('nosniff');
+    // script-src 'self' runs no inline script: every script of the page is a file served under /docs.
+    expect(ui.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    const scripts = [...ui.text.matchAll(/<script src="([^"]+)"/g)].map(([, src]) => src);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const src of scripts) await t.http.get(new URL(src, 'http://host/docs').pathname).expect(200);
+  });
+});
+
+describe('X-Request-Id', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    await t.reset();
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    ['letters and digits', 'abc123'],
+    ['every allowed punctuation mark', 'trace.id_1:span-2'],
+    ['128 characters', 'a'.repeat(128)],
+  ])('keeps a well-formed id of the caller: %s', async (_, id) => {
+    const response = await t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).set('X-Request-Id', id).expect(200);
+    expect(response.headers['x-request-id']).toBe(id);
+  });
+
+  it.each([
+    ['129 characters', 'a'.repeat(129)],
+    ['a space', 'trace 1'],
+    ['a slash', 'trace/1'],
+    ['a percent sign', 'id%0d%0a'],
+    ['an empty value', ''],
+  ])('replaces a malformed one with a new UUID: %s', async (_, id) => {
+    const response = await t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).set('X-Request-Id', id).expect(200);
+    expect(response.headers['x-request-id']).toMatch(UUID);
+  });
+
+  it('makes a different one for each request without one, on every kind of answer', async () => {
+    const answers = await Promise.all([
+      t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).expect(200),
+      t.http.get(ASSISTANTS).expect(401),
+      t.http.get('/nothing-here').expect(404),
+      t.http.post(ASSISTANTS).set(bearer(PRIVATE_KEY)).set('Content-Type', 'text/plain').send('x').expect(415),
+      t.http.get('/docs').redirects(1).expect(200),
+    ]);
+    const ids = answers.map((answer) => answer.headers['x-request-id']);
+    for (const id of ids) expect(id).toMatch(UUID);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('Rate limit (5 requests per 2 seconds for each API key)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_REQUESTS: '5', RATE_LIMIT_WINDOW_SECONDS: '2' });
+    await t.reset();
+  });
+  afterAll(() => t.close());
+
+  it('answers the 6th request of a key with 429 and Retry-After; other keys go on; after the wait it works again', async () => {
+    const second = await seedSecondWorkspace(t.http); // with the organization key, which has a bucket of its own
+    // At once, so that all six fall in one window even on a slow machine.
+    await Promise.all(Array.from({ length: 5 }, () => t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).expect(200)));
+
+    const refused = await t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).expect(429);
+    expect(refused.body).toEqual({
+      error: 'Too Many Requests',
+      message: expect.stringMatching(/^Rate limit exceeded: at most 5 requests per 2 seconds for each API key; retry in [12] seconds$/),
+    });
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect([1, 2]).toContain(retryAfter);
+    expect(refused.headers['x-request-id']).toMatch(UUID);
+    expect(refused.headers['x-content-type-options']).toBe('nosniff');
+
+    await t.http.get(ASSISTANTS).set(bearer(second.privateKey)).expect(200);
+    await t.http.get('/api/cloud/workspaces').set(bearer(ORGANIZATION_KEY)).expect(200);
+    for (let i = 0; i < 10; i++) await t.http.get('/health').expect(200);
+
+    await new Promise((done) => setTimeout(done, retryAfter * 1000 + 100));
+    await t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).expect(200);
+  });
+
+  it('counts a key before it is looked up: an unknown key gets 401 five times, then 429', async () => {
+    const unknown = bearer(UNKNOWN_KEY);
+    await Promise.all(Array.from({ length: 5 }, () => t.http.get(ASSISTANTS).set(unknown).expect(401)));
+    const refused = await t.http.get(ASSISTANTS).set(unknown).expect(429);
+    expect(refused.headers['retry-after']).toMatch(/^[12]$/);
+  });
+
+  it('counts requests without a key by their address', async () => {
+    await Promise.all(Array.from({ length: 5 }, () => t.http.get(ASSISTANTS).expect(401)));
+    await t.http.get(ASSISTANTS).expect(429);
+  });
+});
+
+describe('The built service: logs and Swagger UI in a browser', () => {
+  let database: FreshDatabase;
+  let service: ServiceProcess & { port: number };
+  const url = (path: string) => `http://127.0.0.1:${service.port}${path}`;
+
+  beforeAll(async () => {
+    database = await freshDatabase();
+    service = await ServiceProcess.start({ ...database.env, BOOTSTRAP_PRIVATE_KEY: PRIVATE_KEY });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await database.drop();
+  });
+
+  it('writes its own lines as JSON, the start-up one included', () => {
+    const listening = jsonLines(service.output).find((line) => /^Listening on port \d+; Swagger UI at \/docs$/.test(line.msg as string));
+    expect(listening).toEqual(expect.objectContaining({ level: 30, context: 'Main', time: expect.any(String) }));
+  });
+
+  it('logs one line per request with its id, method, route, path, status and duration, and no key, header or body', async () => {
+    const created = await fetch(url(ASSISTANTS), {
+      method: 'POST',
+      headers: { ...bearer(PRIVATE_KEY), 'Content-Type': 'application/json', 'X-Request-Id': 'log-test-create', 'X-Private-Note': 'header-marker-7' },
+      body: JSON.stringify({ name: 'body-marker-3', provider: 'OPENAI', instructions: 'body-marker-4' }),
+    });
+    expect(created.status).toBe(201);
+    const { assistant } = (await created.json()) as { assistant: { id: string } };
+    const read = await fetch(`${url(`${ASSISTANTS}/${assistant.id}`)}?probe=query-marker-5`, {
+      headers: { ...bearer(PRIVATE_KEY), 'X-Request-Id': 'log-test-read' },
+    });
+    expect(read.status).toBe(200);
+
+    const [create] = await loggedFor(service, 'log-test-create');
+    expect(create).toEqual({
+      level: 30,
+      time: expect.any(String),
+      pid: expect.any(Number),
+      requestId: 'log-test-create',
+      method: 'POST',
+      route: ASSISTANTS,
+      path: ASSISTANTS,
+      status: 201,
+      durationMs: expect.any(Number),
+      userAgent: expect.any(String),
+      msg: 'request completed',
+    });
+    const [readLine] = await loggedFor(service, 'log-test-read');
+    expect(readLine).toMatchObject({ route: `${ASSISTANTS}/:assistantId`, path: `${ASSISTANTS}/${assistant.id}`, status: 200 });
+
+    expect(service.output).not.toContain(PRIVATE_KEY);
+    for (const marker of ['header-marker', 'body-marker', 'query-marker']) expect(service.output).not.toContain(marker);
+  });
+
+  it('logs requests refused before routing (415), with no route', async () => {
+    const refused = await fetch(url(ASSISTANTS), {
+      method: 'POST',
+      headers: { ...bearer(PRIVATE_KEY), 'Content-Type': 'text/plain', 'X-Request-Id': 'log-test-415' },
+      body: 'plain-marker',
+    });
+    expect(refused.status).toBe(415);
+    const [line] = await loggedFor(service, 'log-test-415');
+    expect(line).toMatchObject({ method: 'POST', path: ASSISTANTS, status: 415 });
+    expect(line).not.toHaveProperty('route');
+    expect(service.output).not.toContain('plain-marker');
+  });
+
+  (onPostgresServer ? it : it.skip)('logs an unexpected error at level error with its request id and stack, and answers 500 naming the id', async () => {
+    const client = new pg.Client({ connectionString: database.env.DATABASE_URL });
+    await client.connect();
+    await client.query('ALTER TABLE assistants RENAME TO assistants_gone');
+    try {
+      const failed = await fetch(url(ASSISTANTS), { headers: { ...bearer(PRIVATE_KEY), 'X-Request-Id': 'log-test-500' } });
+      expect(failed.status).toBe(500);
+      expect(await failed.json()).toEqual({ error: 'Internal Server Error', message: 'An unexpected error occurred (request id log-test-500)' });
+      const lines = await loggedFor(service, 'log-test-500', 2);
+      const error = lines.find((line) => line.context === 'Errors');
+      expect(error).toMatchObject({ level: 50, requestId: 'log-test-500', err: { stack: expect.stringMatching(/\n\s+at /) } });
+      expect(lines.find((line) => line.msg === 'request failed')).toMatchObject({ level: 50, status: 500, route: ASSISTANTS });
+    } finally {
+      await client.query('ALTER TABLE assistants_gone RENAME TO assistants');
+      await client.end();
+    }
+  });
+
+  (existsSync(CHROMIUM) ? it : it.skip)('renders Swagger UI at /docs in Chromium without a Content-Security-Policy violation', async () => {
+    const { chromium } = await import('playwright-core');
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    try {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      await page.goto(url('/docs'));
+      await page.waitForSelector('.swagger-ui .opblock', { timeout: 20_000 });
+      expect(await page.textContent('.swagger-ui .info .title')).toContain('Assistant Management Cloud API');
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
+describe('LOG_LEVEL', () => {
+  let database: FreshDatabase;
+
+  beforeAll(async () => {
+    database = await freshDatabase();
+  });
+  afterAll(() => database.drop());
+
+  it('error: no request lines and no start-up lines, only the bootstrap notice', async () => {
+    const port = await freePort();
+    const service = ServiceProcess.spawn({ ...database.env, LOG_LEVEL: 'error', PORT: String(port), BOOTSTRAP_PRIVATE_KEY: PRIVATE_KEY });
+    let exitCode: number | null;
+    try {
+      // Nothing is printed once it listens: ask /health, as long as ServiceProcess waits for that line.
+      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/health`).catch(() => null))?.status === 200, 60_000);
+      await fetch(`http://127.0.0.1:${port}${ASSISTANTS}`, { headers: { ...bearer(PRIVATE_KEY), 'X-Request-Id': 'quiet' } });
+    } finally {
+      exitCode = await service.stop();
+    }
+    expect(exitCode).toBe(0);
+    expect(service.output).toContain('Bootstrapped an empty database');
+    expect(jsonLines(service.output)).toEqual([]);
+  });
+});
+
+type LogLine = Record<string, unknown>;
+
+function jsonLines(output: string): LogLine[] {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as LogLine);
+}
+
+/** The log lines of one request; its last line is written as the response finishes, so it may trail the response. */
+async function loggedFor(service: ServiceProcess, requestId: string, count = 1): Promise<LogLine[]> {
+  const lines = () => jsonLines(service.output).filter((line) => line.requestId === requestId);
+  await waitFor(async () => lines().length >= count);
+  return lines();
+}
+
+async function waitFor(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((done) => setTimeout(done, 50));
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
