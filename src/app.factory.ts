@@ -10,6 +10,8 @@ import { answerUnknownRoute } from './common/unknown-route.js';
 import { requireJsonBody, requireObjectBody } from './common/require-json-body.js';
 import type { AppConfig } from './config/app-config.js';
 import { enabledLogLevels } from './config/log-levels.js';
+import { recordRequestMetrics } from './metrics/record-request-metrics.js';
+import { ServiceMetrics } from './metrics/service-metrics.js';
 
 const API_PREFIX = 'api/cloud';
 
@@ -22,7 +24,8 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.disable('x-powered-by');
   // An ETag would hash every response body, and no client of this API revalidates with If-None-Match.
   app.set('etag', false);
-  app.setGlobalPrefix(API_PREFIX, { exclude: ['health'] });
+  app.setGlobalPrefix(API_PREFIX, { exclude: ['health', 'metrics'] });
+  app.use(recordRequestMetrics(app.get(ServiceMetrics)));
   app.use(assignRequestId);
   app.use(requireJsonBody);
   app.useBodyParser('json', { limit: BODY_LIMIT });

@@ -13,6 +13,7 @@ import { FunctionsModule } from './functions/functions.module.js';
 import { HealthModule } from './health/health.module.js';
 import { InitialMessagesModule } from './initial-messages/initial-messages.module.js';
 import { McpServersModule } from './mcp-servers/mcp-servers.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 import { TasksModule } from './tasks/tasks.module.js';
 import { ToolsModule } from './tools/tools.module.js';
 import { WorkspacesModule } from './workspaces/workspaces.module.js';
@@ -28,6 +29,7 @@ export class AppModule {
         AuthModule,
         BootstrapModule,
         HealthModule,
+        MetricsModule.forRoot(config),
         WorkspacesModule,
         ApiKeysModule,
         AssistantsModule,

@@ -11,6 +11,7 @@ describe('AppConfig.fromEnvironment', () => {
       bootstrapOrganizationKey: undefined,
       bootstrapPrivateKey: undefined,
       apiKeyCacheTtlMs: 10_000,
+      metricsPort: undefined,
     });
   });
 
@@ -23,6 +24,7 @@ describe('AppConfig.fromEnvironment', () => {
       BOOTSTRAP_ORGANIZATION_KEY: `ok_${'a'.repeat(32)}`,
       BOOTSTRAP_PRIVATE_KEY: `sk_${'b'.repeat(32)}`,
       API_KEY_CACHE_SECONDS: '0',
+      METRICS_PORT: '9464',
     });
     expect({ ...config }).toEqual({
       port: 8080,
@@ -32,6 +34,7 @@ describe('AppConfig.fromEnvironment', () => {
       bootstrapOrganizationKey: `ok_${'a'.repeat(32)}`,
       bootstrapPrivateKey: `sk_${'b'.repeat(32)}`,
       apiKeyCacheTtlMs: 0,
+      metricsPort: 9464,
     });
   });
 
@@ -47,6 +50,8 @@ describe('AppConfig.fromEnvironment', () => {
     [{ BOOTSTRAP_PRIVATE_KEY: `sk_${'a'.repeat(31)}!` }, /^BOOTSTRAP_PRIVATE_KEY /],
     [{ API_KEY_CACHE_SECONDS: '301' }, /^API_KEY_CACHE_SECONDS must be an integer from 0 to 300/],
     [{ API_KEY_CACHE_SECONDS: '1.5' }, /^API_KEY_CACHE_SECONDS /],
+    [{ METRICS_PORT: 'nine' }, /^METRICS_PORT must be an integer from 0 to 65535/],
+    [{ METRICS_PORT: '3000' }, /^METRICS_PORT must differ from PORT \(3000\)/],
   ])('stops on %j with a message naming the variable', (env, message) => {
     expect(() => AppConfig.fromEnvironment(env)).toThrow(ConfigError);
     expect(() => AppConfig.fromEnvironment(env)).toThrow(message);

@@ -20,6 +20,8 @@ export class AppConfig {
   readonly bootstrapPrivateKey: string | undefined;
   /** How long a verified API key is trusted without asking the database again; 0 asks every time. */
   readonly apiKeyCacheTtlMs: number;
+  /** A separate port serving only GET /metrics; undefined serves /metrics on `port`. */
+  readonly metricsPort: number | undefined;
 
   private constructor(values: AppConfig) {
     Object.assign(this, values);
@@ -31,14 +33,16 @@ export class AppConfig {
     if (organizationKey !== undefined && organizationKey === privateKey) {
       throw new ConfigError('BOOTSTRAP_ORGANIZATION_KEY and BOOTSTRAP_PRIVATE_KEY must differ');
     }
+    const mainPort = port(env.PORT);
     return new AppConfig({
-      port: port(env.PORT),
+      port: mainPort,
       databaseUrl: databaseUrl(env.DATABASE_URL),
       dataDir: dataDir(env.DATA_DIR),
       logLevel: logLevel(env.LOG_LEVEL),
       bootstrapOrganizationKey: organizationKey,
       bootstrapPrivateKey: privateKey,
       apiKeyCacheTtlMs: apiKeyCacheSeconds(env.API_KEY_CACHE_SECONDS) * 1000,
+      metricsPort: metricsPort(env.METRICS_PORT, mainPort),
     });
   }
 }
@@ -53,6 +57,19 @@ function port(raw: string | undefined): number {
   const parsed = Number(value);
   if (!/^\d+$/.test(value) || parsed > 65535) {
     throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${value}"`);
+  }
+  return parsed;
+}
+
+function metricsPort(raw: string | undefined, mainPort: number): number | undefined {
+  const value = present(raw);
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (!/^\d+$/.test(value) || parsed > 65535) {
+    throw new ConfigError(`METRICS_PORT must be an integer from 0 to 65535, got "${value}"`);
+  }
+  if (parsed !== 0 && parsed === mainPort) {
+    throw new ConfigError(`METRICS_PORT must differ from PORT (${mainPort}); leave it unset to serve /metrics on PORT`);
   }
   return parsed;
 }
