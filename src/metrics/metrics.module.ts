@@ -1,4 +1,4 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
@@ -10,12 +10,20 @@ import { ServiceMetrics } from './service-metrics.js';
 @Module({})
 export class MetricsModule {
   static forRoot(config: AppConfig): DynamicModule {
-    const metrics = { provide: ServiceMetrics, inject: [getDataSourceToken()], useFactory: (dataSource: DataSource) => new ServiceMetrics(dataSource) };
-    if (config.metricsPort === undefined) {
+    const metrics: Provider = {
+      provide: ServiceMetrics,
+      inject: [getDataSourceToken()],
+      useFactory: (dataSource: DataSource) => new ServiceMetrics(dataSource),
+    };
+    const { metricsPort } = config;
+    if (metricsPort === undefined) {
       return { module: MetricsModule, controllers: [MetricsController], providers: [metrics], exports: [ServiceMetrics] };
     }
-    const port = config.metricsPort;
-    const server = { provide: MetricsServer, inject: [ServiceMetrics], useFactory: (m: ServiceMetrics) => new MetricsServer(m, port) };
+    const server: Provider = {
+      provide: MetricsServer,
+      inject: [ServiceMetrics],
+      useFactory: (serviceMetrics: ServiceMetrics) => new MetricsServer(serviceMetrics, metricsPort),
+    };
     return { module: MetricsModule, providers: [metrics, server], exports: [ServiceMetrics] };
   }
 }
