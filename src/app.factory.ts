@@ -14,10 +14,12 @@ import type { AppConfig } from './config/app-config.js';
 import { requestLogging } from './logging/request-logging.js';
 import { createRootLogger } from './logging/root-logger.js';
 import { buildApiDocument } from './openapi/api-document.js';
+import { recordRequestMetrics } from './metrics/record-request-metrics.js';
+import { ServiceMetrics } from './metrics/service-metrics.js';
 
-/** Every route is under /api/cloud but the health check; the app and the OpenAPI writer share this. */
+/** Every route is under /api/cloud but the health check and the metrics; the app and the OpenAPI writer share this. */
 export function setGlobalPrefix(app: INestApplication): void {
-  app.setGlobalPrefix('api/cloud', { exclude: ['health'] });
+  app.setGlobalPrefix('api/cloud', { exclude: ['health', 'metrics'] });
 }
 
 /** The app, initialised, as main.ts serves it and as the e2e suites test it: same module, same HTTP pipeline. */
@@ -31,6 +33,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   // An ETag would hash every response body, and no client of this API revalidates with If-None-Match.
   app.set('etag', false);
   setGlobalPrefix(app);
+  app.use(recordRequestMetrics(app.get(ServiceMetrics)));
   app.use(assignRequestId);
   app.use(requestLogging(logger));
   app.use(securityHeaders);

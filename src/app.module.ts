@@ -17,6 +17,7 @@ import { IdempotencyModule } from './idempotency/idempotency.module.js';
 import { InitialMessagesModule } from './initial-messages/initial-messages.module.js';
 import { McpServersModule } from './mcp-servers/mcp-servers.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 import { TasksModule } from './tasks/tasks.module.js';
 import { ToolsModule } from './tools/tools.module.js';
 import { WorkspacesModule } from './workspaces/workspaces.module.js';
@@ -39,6 +40,7 @@ export class AppModule {
         BootstrapModule,
         HealthModule,
         IdempotencyModule,
+        MetricsModule.forRoot(config),
         WorkspacesModule,
         ApiKeysModule,
         AssistantsModule,

@@ -12,6 +12,7 @@ const WHEN: Record<number, string> = {
   409: 'The request conflicts with stored state',
   413: `The body is larger than ${BODY_LIMIT}`,
   415: 'The body was sent with a content type other than application/json',
+  429: 'The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry',
   500: 'An unexpected error; the message carries the request id',
   503: 'The database cannot be reached',
 };
@@ -21,8 +22,12 @@ const WHEN: Record<number, string> = {
  * too large, not JSON), and the server's own failures.
  */
 const ANY_ROUTE = [400, 413, 415, 500, 503];
-/** What the API-key guard answers on every route behind it: no valid key, or a key of the wrong kind. */
-const GUARDED_ROUTE = [401, 403];
+/** What the guards answer on every route behind them: no valid key, a key of the wrong kind, or too many requests with the key. */
+const GUARDED_ROUTE = [401, 403, 429];
+
+const RETRY_AFTER = {
+  'Retry-After': { description: 'Seconds until the rate-limit window ends', schema: { type: 'integer', minimum: 1 } },
+};
 
 /** Documents the `{error, message}` body for each listed status, plus the ones every guarded route can answer. */
 export function ApiErrorResponses(...statuses: number[]): MethodDecorator & ClassDecorator {
@@ -43,7 +48,12 @@ function errorResponses(statuses: number[]): MethodDecorator & ClassDecorator {
   const all = [...new Set(statuses)].sort();
   return applyDecorators(
     ...all.map((status) =>
-      ApiResponse({ status, description: `${STATUS_CODES[status]}: ${WHEN[status]}`, type: ErrorResponseDto }),
+      ApiResponse({
+        status,
+        description: `${STATUS_CODES[status]}: ${WHEN[status]}`,
+        type: ErrorResponseDto,
+        ...(status === 429 ? { headers: RETRY_AFTER } : {}),
+      }),
     ),
   );
 }

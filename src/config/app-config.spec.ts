@@ -18,6 +18,7 @@ describe('AppConfig.fromEnvironment', () => {
       previousEncryptionKeys: [],
       rateLimitRequests: 3000,
       rateLimitWindowMs: 10_000,
+      metricsPort: undefined,
     });
   });
 
@@ -34,6 +35,7 @@ describe('AppConfig.fromEnvironment', () => {
       ENCRYPTION_KEY_PREVIOUS: `${BASE64_KEY}, ${'A'.repeat(43)}`,
       RATE_LIMIT_REQUESTS: '0',
       RATE_LIMIT_WINDOW_SECONDS: '60',
+      METRICS_PORT: '9464',
     });
     expect({ ...config }).toEqual({
       port: 8080,
@@ -47,6 +49,7 @@ describe('AppConfig.fromEnvironment', () => {
       previousEncryptionKeys: [Buffer.from(BASE64_KEY, 'base64'), Buffer.alloc(32)],
       rateLimitRequests: 0,
       rateLimitWindowMs: 60_000,
+      metricsPort: 9464,
     });
   });
 
@@ -69,6 +72,8 @@ describe('AppConfig.fromEnvironment', () => {
     [{ RATE_LIMIT_REQUESTS: '-1' }, /^RATE_LIMIT_REQUESTS must be an integer from 0 to 1000000/],
     [{ RATE_LIMIT_REQUESTS: 'many' }, /^RATE_LIMIT_REQUESTS /],
     [{ RATE_LIMIT_WINDOW_SECONDS: '0' }, /^RATE_LIMIT_WINDOW_SECONDS must be an integer from 1 to 3600/],
+    [{ METRICS_PORT: 'nine' }, /^METRICS_PORT must be an integer from 0 to 65535/],
+    [{ METRICS_PORT: '3000' }, /^METRICS_PORT must differ from PORT \(3000\)/],
   ])('stops on %j with a message naming the variable', (env, message) => {
     expect(() => AppConfig.fromEnvironment(env)).toThrow(ConfigError);
     expect(() => AppConfig.fromEnvironment(env)).toThrow(message);

@@ -27,6 +27,8 @@ export class AppConfig {
   /** Requests one API key may make per rate-limit window; 0 turns rate limiting off. */
   readonly rateLimitRequests: number;
   readonly rateLimitWindowMs: number;
+  /** A separate port serving only GET /metrics; undefined serves /metrics on `port`. */
+  readonly metricsPort: number | undefined;
 
   private constructor(values: AppConfig) {
     Object.assign(this, values);
@@ -38,8 +40,9 @@ export class AppConfig {
     if (organizationKey !== undefined && organizationKey === privateKey) {
       throw new ConfigError('BOOTSTRAP_ORGANIZATION_KEY and BOOTSTRAP_PRIVATE_KEY must differ');
     }
+    const mainPort = port(env.PORT);
     return new AppConfig({
-      port: port(env.PORT),
+      port: mainPort,
       databaseUrl: databaseUrl(env.DATABASE_URL),
       dataDir: dataDir(env.DATA_DIR),
       logLevel: logLevel(env.LOG_LEVEL),
@@ -50,6 +53,7 @@ export class AppConfig {
       previousEncryptionKeys: encryptionKeys(env, 'ENCRYPTION_KEY_PREVIOUS'),
       rateLimitRequests: boundedInteger(env, 'RATE_LIMIT_REQUESTS', 3000, 0, MAX_RATE_LIMIT_REQUESTS),
       rateLimitWindowMs: boundedInteger(env, 'RATE_LIMIT_WINDOW_SECONDS', 10, 1, MAX_RATE_LIMIT_WINDOW_SECONDS) * 1000,
+      metricsPort: metricsPort(env.METRICS_PORT, mainPort),
     });
   }
 }
@@ -64,6 +68,19 @@ function port(raw: string | undefined): number {
   const parsed = Number(value);
   if (!/^\d+$/.test(value) || parsed > 65535) {
     throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${value}"`);
+  }
+  return parsed;
+}
+
+function metricsPort(raw: string | undefined, mainPort: number): number | undefined {
+  const value = present(raw);
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (!/^\d+$/.test(value) || parsed > 65535) {
+    throw new ConfigError(`METRICS_PORT must be an integer from 0 to 65535, got "${value}"`);
+  }
+  if (parsed !== 0 && parsed === mainPort) {
+    throw new ConfigError(`METRICS_PORT must differ from PORT (${mainPort}); leave it unset to serve /metrics on PORT`);
   }
   return parsed;
 }

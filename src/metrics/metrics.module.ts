@@ -1,0 +1,29 @@
+import { type DynamicModule, Module, type Provider } from '@nestjs/common';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import type { AppConfig } from '../config/app-config.js';
+import { MetricsController } from './metrics.controller.js';
+import { MetricsServer } from './metrics-server.js';
+import { ServiceMetrics } from './service-metrics.js';
+
+/** Prometheus metrics at GET /metrics: on the API's port, or alone on METRICS_PORT when that is set. */
+@Module({})
+export class MetricsModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    const metrics: Provider = {
+      provide: ServiceMetrics,
+      inject: [getDataSourceToken()],
+      useFactory: (dataSource: DataSource) => new ServiceMetrics(dataSource),
+    };
+    const { metricsPort } = config;
+    if (metricsPort === undefined) {
+      return { module: MetricsModule, controllers: [MetricsController], providers: [metrics], exports: [ServiceMetrics] };
+    }
+    const server: Provider = {
+      provide: MetricsServer,
+      inject: [ServiceMetrics],
+      useFactory: (serviceMetrics: ServiceMetrics) => new MetricsServer(serviceMetrics, metricsPort),
+    };
+    return { module: MetricsModule, providers: [metrics, server], exports: [ServiceMetrics] };
+  }
+}

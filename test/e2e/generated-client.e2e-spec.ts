@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { AddressInfo } from 'node:net';
+import createClient, { type Client } from 'openapi-fetch';
+import type { components, operations, paths } from '../generated/api.js';
+import { PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+
+type Schemas = components['schemas'];
+type TaskListQuery = NonNullable<operations['TasksController_list']['parameters']['query']>;
+
+/** The body of a successful call; otherwise a failure that shows the status and the error body. */
+function dataOf<T>(result: { data?: T; error?: unknown; response: Response }, status: number): T {
+  expect({ status: result.response.status, error: result.error }).toEqual({ status, error: undefined });
+  if (result.data === undefined) throw new Error(`No body from ${result.response.url}`);
+  return result.data;
+}
+
+/** The query of the `Link: <…>; rel="next"` URL, or undefined on the last page. */
+function nextPageQuery(response: Response): TaskListQuery | undefined {
+  const link = response.headers.get('link');
+  if (link === null) return undefined;
+  const target = /^<([^>]+)>; rel="next"$/.exec(link)?.[1];
+  if (target === undefined) throw new Error(`Unexpected Link header: ${link}`);
+  const url = new URL(target, 'http://link.invalid');
+  expect(url.pathname).toBe('/api/cloud/tasks');
+  const query: TaskListQuery = {};
+  const key = url.searchParams.get('key');
+  const limit = url.searchParams.get('limit');
+  const cursor = url.searchParams.get('cursor');
+  if (key !== null) query.key = key;
+  if (limit !== null) query.limit = Number(limit);
+  if (cursor !== null) query.cursor = cursor;
+  return query;
+}
+
+describe('A client generated from the OpenAPI document (openapi-typescript + openapi-fetch)', () => {
+  let t: TestApp;
+  let api: Client<paths>;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    await t.reset();
+    await t.app.listen(0, '127.0.0.1');
+    const { port } = t.app.getHttpServer().address() as AddressInfo;
+    api = createClient<paths>({ baseUrl: `http://127.0.0.1:${port}`, headers: { Authorization: `Bearer ${PRIVATE_KEY}` } });
+  });
+  afterAll(() => t.close());
+
+  it('walks a session: assistant, every tool type, an MCP server behind a computer-use tool, initial messages, tasks', async () => {
+    const { assistant } = dataOf(
+      await api.POST('/api/cloud/assistants', { body: { name: 'Support', provider: 'OPENAI', model: 'gpt-4.1' } }),
+      201,
+    );
+    expect(assistant).toMatchObject({ name: 'Support', provider: 'OPENAI', model: 'gpt-4.1', instructions: null });
+    const onAssistant = { params: { path: { assistantId: assistant.id } } };
+
+    const toolBodies: Schemas['CreateToolDto'][] = [
+      { type: 'WEB_SEARCH' },
+      { type: 'CODE_INTERPRETER' },
+      { type: 'IMAGE_GENERATION', imageGenerationTool: { quality: 'HIGH', outputFormat: 'WEBP' } },
+      { type: 'FILE_SEARCH', fileSearchTool: { vectorStoreIds: ['vs_handbook'], maxNumResults: 5 } },
+      { type: 'COMPUTER_USE', computerUseTool: { displayWidth: 1280, displayHeight: 800 } },
+    ];
+    const tools: Schemas['ToolResponseDto'][] = [];
+    for (const body of toolBodies) {
+      tools.push(dataOf(await api.POST('/api/cloud/assistants/{assistantId}/tools', { ...onAssistant, body }), 201).tool);
+    }
+    expect(tools.map(({ type }) => type)).toEqual(['WEB_SEARCH', 'CODE_INTERPRETER', 'IMAGE_GENERATION', 'FILE_SEARCH', 'COMPUTER_USE']);
+    expect(tools[0].webSearchTool).toEqual({});
+    expect(tools[2].imageGenerationTool).toEqual({
+      model: 'vendor-image-1',
+      quality: 'HIGH',
+      size: 'AUTO',
+      outputFormat: 'WEBP',
+      background: 'AUTO',
+      partialImages: 0,
+    });
+    expect(tools[3].fileSearchTool).toEqual({ vectorStoreIds: ['vs_handbook'], maxNumResults: 5 });
+    expect(tools[4].computerUseTool).toEqual({ displayWidth: 1280, displayHeight: 800, environment: 'LINUX', mcpServerId: null });
+
+    const { mcpServer } = dataOf(
+      await api.POST('/api/cloud/assistants/{assistantId}/mcp-servers', {
+        ...onAssistant,
+        body: { transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse', headers: { Authorization: 'Bearer mcp-token' } } },
+      }),
+      201,
+    );
+    expect(mcpServer.httpTransport).toBeNull();
+    expect(mcpServer.sseTransport).toMatchObject({ url: 'https://mcp.example.com/sse', headers: { Authorization: 'Bearer mcp-token' } });
+
+    const { tool: linked } = dataOf(
+      await api.POST('/api/cloud/assistants/{assistantId}/tools', {
+        ...onAssistant,
+        body: { type: 'COMPUTER_USE', computerUseTool: { displayWidth: 1920, displayHeight: 1080, environment: 'BROWSER', mcpServerId: mcpServer.id } },
+      }),
+      201,
+    );
+    expect(linked.computerUseTool).toEqual({ displayWidth: 1920, displayHeight: 1080, environment: 'BROWSER', mcpServerId: mcpServer.id });
+
+    const { tools: listedTools } = dataOf(await api.GET('/api/cloud/assistants/{assistantId}/tools', onAssistant), 200);
+    expect(listedTools.map(({ id }) => id)).toEqual([...tools, linked].map(({ id }) => id));
+
+    const greetings: Schemas['InitialMessageInputDto'][] = [
+      { role: 'ASSISTANT', content: 'Hello! How can I help you today?' },
+      { role: 'ASSISTANT', content: 'You can ask me about your orders.' },
+    ];
+    dataOf(await api.PUT('/api/cloud/assistants/{assistantId}/initial-messages', { ...onAssistant, body: { initialMessages: greetings } }), 200);
+    const replaced = dataOf(
+      await api.PUT('/api/cloud/assistants/{assistantId}/initial-messages', { ...onAssistant, body: { initialMessages: [greetings[1]] } }),
+      200,
+    );
+    expect(replaced.initialMessages.map(({ role, content }) => ({ role, content }))).toEqual([greetings[1]]);
+    const { initialMessages } = dataOf(await api.GET('/api/cloud/assistants/{assistantId}/initial-messages', onAssistant), 200);
+    expect(initialMessages).toEqual(replaced.initialMessages);
+
+    const schedule: Schemas['ScheduleDto'] = { start: '2026-12-01T09:30:00', timeZone: 'Europe/Berlin', recurrenceRules: [{ frequency: 'daily' }] };
+    const { task: first } = dataOf(
+      await api.POST('/api/cloud/tasks', { body: { title: 'Daily summary', message: 'Summarise yesterday.', schedule, key: 'reports' } }),
+      201,
+    );
+    expect(first).toMatchObject({ title: 'Daily summary', key: 'reports', schedule });
+    const reports = [first];
+    for (const title of ['Weekly summary', 'Monthly summary']) {
+      const body: Schemas['CreateTaskDto'] = { title, message: 'Summarise.', schedule, key: 'reports', threadId: first.threadId };
+      reports.push(dataOf(await api.POST('/api/cloud/tasks', { body }), 201).task);
+    }
+    const { task: unkeyed } = dataOf(await api.POST('/api/cloud/tasks', { body: { title: 'Ping', message: 'Ping.', schedule } }), 201);
+    expect(unkeyed.key).toBe('');
+    expect(unkeyed.threadId).not.toBe(first.threadId);
+
+    const pages: string[][] = [];
+    let query: TaskListQuery | undefined = { key: 'reports', limit: 2 };
+    while (query !== undefined) {
+      const result: Awaited<ReturnType<typeof listTasks>> = await listTasks(query);
+      pages.push(dataOf(result, 200).tasks.map(({ id }) => id));
+      query = nextPageQuery(result.response);
+    }
+    expect(pages).toEqual([reports.slice(0, 2).map(({ id }) => id), [reports[2].id]]);
+
+    const { tasks: everyTask } = dataOf(await api.GET('/api/cloud/tasks'), 200);
+    expect(everyTask.map(({ id }) => id)).toEqual([...reports, unkeyed].map(({ id }) => id));
+  });
+
+  it('types the error bodies too: the 400 of a tool type the provider lacks, and the 401 of a bad key', async () => {
+    const { assistant } = dataOf(await api.POST('/api/cloud/assistants', { body: { name: 'Claude', provider: 'ANTHROPIC' } }), 201);
+    const refused = await api.POST('/api/cloud/assistants/{assistantId}/tools', {
+      params: { path: { assistantId: assistant.id } },
+      body: { type: 'IMAGE_GENERATION' },
+    });
+    expect(refused.response.status).toBe(400);
+    expect(refused.error).toEqual({ error: "Tool type IMAGE_GENERATION is not available for the assistant's provider configuration" });
+
+    const unknownType = await api.POST('/api/cloud/assistants/{assistantId}/tools', {
+      params: { path: { assistantId: assistant.id } },
+      // @ts-expect-error: the generated ToolType has no SPREADSHEET, and the service refuses it as well
+      body: { type: 'SPREADSHEET' },
+    });
+    expect(unknownType.response.status).toBe(400);
+
+    const unauthorized = await api.GET('/api/cloud/tasks', { headers: { Authorization: 'Bearer sk_not_a_key' } });
+    expect(unauthorized.response.status).toBe(401);
+    expect(unauthorized.error?.error).toBe('Unauthorized');
+  });
+
+  function listTasks(query: TaskListQuery) {
+    return api.GET('/api/cloud/tasks', { params: { query } });
+  }
+});
