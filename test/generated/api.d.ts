@@ -321,44 +321,111 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        HealthDto: {
-            /** @enum {string} */
-            status: "ok";
+        ApiKeyEnvelopeDto: {
+            apiKey: components["schemas"]["ApiKeyResponseDto"];
         };
-        ErrorResponseDto: {
-            /**
-             * @description The HTTP reason phrase of the status
-             * @example Bad Request
-             */
-            error: string;
-            /**
-             * @description What went wrong, in words meant for the caller
-             * @example name must not be empty
-             */
-            message: string;
+        ApiKeyListDto: {
+            apiKeys: components["schemas"]["ApiKeyResponseDto"][];
         };
-        CreateWorkspaceDto: {
+        ApiKeyResponseDto: {
             /**
-             * @description Name of the workspace
-             * @example Production
+             * Format: uuid
+             * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
              */
-            name: string;
-        };
-        WorkspaceResponseDto: {
-            /** Format: uuid */
             id: string;
-            /** @example Production */
+            /** @enum {string} */
+            type: "PUBLIC" | "PRIVATE";
+            /** @example Website widget */
             name: string;
-            /** Format: date-time */
+            /**
+             * @description The key value. Always present for PUBLIC keys; for a PRIVATE key only in the response that created it, since only its digest is stored.
+             * @example pk_3q2-7wQmV0n1yZkR8hX5cJtB4uLdE6sF9gA0iPoNbTY
+             */
+            value?: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description When the key last authenticated a request, or null if never. Recorded at most once a minute, so it may trail by up to a minute.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            lastUsedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the key stops working, or null if it never expires
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            expiresAt: string | null;
+        };
+        AssistantEnvelopeDto: {
+            assistant: components["schemas"]["AssistantResponseDto"];
+        };
+        AssistantListDto: {
+            assistants: components["schemas"]["AssistantResponseDto"][];
+        };
+        /**
+         * @description Decides which tool types the assistant can have; fixed once the assistant exists.
+         * @enum {string}
+         */
+        AssistantProvider: "OPENAI" | "ANTHROPIC" | "GOOGLE";
+        AssistantResponseDto: {
+            /**
+             * Format: uuid
+             * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
+             */
+            id: string;
+            /** @example Support assistant */
+            name: string;
+            provider: components["schemas"]["AssistantProvider"];
+            /** @example gpt-4.1 */
+            model: string | null;
+            instructions: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
             updatedAt: string;
         };
-        WorkspaceEnvelopeDto: {
-            workspace: components["schemas"]["WorkspaceResponseDto"];
+        /** @enum {string} */
+        ComputerEnvironment: "LINUX" | "WINDOWS" | "MACOS" | "BROWSER";
+        ComputerUseToolResponseDto: {
+            /** @example 1280 */
+            displayWidth: number;
+            /** @example 800 */
+            displayHeight: number;
+            environment: components["schemas"]["ComputerEnvironment"];
+            /**
+             * Format: uuid
+             * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
+             */
+            mcpServerId: string | null;
         };
-        WorkspaceListDto: {
-            workspaces: components["schemas"]["WorkspaceResponseDto"][];
+        ComputerUseToolSettingsDto: {
+            /** @description Display width in pixels */
+            displayWidth: number;
+            /** @description Display height in pixels */
+            displayHeight: number;
+            /** @default LINUX */
+            environment?: components["schemas"]["ComputerEnvironment"];
+            /**
+             * Format: uuid
+             * @description An MCP server of the same assistant, or null
+             * @default null
+             */
+            mcpServerId?: string | null;
         };
         CreateApiKeyDto: {
             /**
@@ -376,42 +443,13 @@ export interface components {
              * @description Workspace in which the key is created. Required with an organization key; not sent with a private key.
              */
             workspaceId?: string;
-        };
-        ApiKeyResponseDto: {
-            /** Format: uuid */
-            id: string;
-            /** @enum {string} */
-            type: "PUBLIC" | "PRIVATE";
-            /** @example Website widget */
-            name: string;
             /**
-             * @description The key value. Always present for PUBLIC keys; for a PRIVATE key only in the response that created it, since only its digest is stored.
-             * @example pk_3q2-7wQmV0n1yZkR8hX5cJtB4uLdE6sF9gA0iPoNbTY
+             * Format: date-time
+             * @description When the key stops working (ISO 8601 with a time zone, in the future). Left out: the key never expires.
+             * @example 2030-01-31T12:00:00Z
              */
-            value?: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
+            expiresAt?: string;
         };
-        ApiKeyEnvelopeDto: {
-            apiKey: components["schemas"]["ApiKeyResponseDto"];
-        };
-        ApiKeyListDto: {
-            apiKeys: components["schemas"]["ApiKeyResponseDto"][];
-        };
-        UpdateApiKeyDto: {
-            /**
-             * @description New label of the key
-             * @example Website widget (prod)
-             */
-            name: string;
-        };
-        /**
-         * @description Decides which tool types the assistant can have; fixed once the assistant exists.
-         * @enum {string}
-         */
-        AssistantProvider: "OPENAI" | "ANTHROPIC" | "GOOGLE";
         CreateAssistantDto: {
             /** @example Support assistant */
             name: string;
@@ -422,39 +460,71 @@ export interface components {
             /** @example Answer briefly and politely. */
             instructions?: string | null;
         };
-        AssistantResponseDto: {
-            /** Format: uuid */
-            id: string;
-            /** @example Support assistant */
+        CreateFunctionDto: {
+            /**
+             * @description An OpenAPI 3.x document serialized as a JSON string; it must pass an OpenAPI validator. `$ref`s outside the document are not followed.
+             * @example {"openapi":"3.1.0","info":{"title":"Orders","version":"1.0.0"},"paths":{"/orders":{"post":{"responses":{"201":{"description":"Created"}}}}}}
+             */
+            openapiSpec: string;
+            handler: components["schemas"]["HandlerDto"];
+        };
+        CreateMcpServerDto: {
+            transportType: components["schemas"]["McpTransportType"];
+            /** @description Required with transportType SSE, refused with any other */
+            sseTransport?: components["schemas"]["McpTransportSettingsDto"];
+            /** @description Required with transportType HTTP, refused with any other */
+            httpTransport?: components["schemas"]["McpTransportSettingsDto"];
+        };
+        CreateTaskDto: {
+            /** @example Daily summary */
+            title: string;
+            /** @example Summarise yesterday’s conversations. */
+            message: string;
+            schedule: components["schemas"]["ScheduleDto"];
+            /**
+             * Format: uuid
+             * @description A thread of the workspace; left out, a new thread is made for the task
+             */
+            threadId?: string;
+            /**
+             * @description Caller-defined filter key; may be empty
+             * @default
+             */
+            key?: string;
+        };
+        CreateToolDto: {
+            type: components["schemas"]["ToolType"];
+            /** @description Only with type FILE_SEARCH */
+            fileSearchTool?: components["schemas"]["FileSearchToolSettingsDto"];
+            /** @description Only with type IMAGE_GENERATION */
+            imageGenerationTool?: components["schemas"]["ImageGenerationToolSettingsDto"];
+            /** @description Required with type COMPUTER_USE, refused with any other */
+            computerUseTool?: components["schemas"]["ComputerUseToolSettingsDto"];
+        };
+        CreateWorkspaceDto: {
+            /**
+             * @description Name of the workspace
+             * @example Production
+             */
             name: string;
-            provider: components["schemas"]["AssistantProvider"];
-            /** @example gpt-4.1 */
-            model: string | null;
-            instructions: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
         };
-        AssistantEnvelopeDto: {
-            assistant: components["schemas"]["AssistantResponseDto"];
-        };
-        AssistantListDto: {
-            assistants: components["schemas"]["AssistantResponseDto"][];
-        };
-        UpdateAssistantDto: {
-            name?: string;
-            /** @description Accepted only when equal to the current provider: the assistant’s tools depend on it. */
-            provider?: components["schemas"]["AssistantProvider"];
-            model?: string | null;
-            instructions?: string | null;
-        };
-        ToolTypeUnavailableDto: {
-            /** @example Tool type IMAGE_GENERATION is not available for the assistant's provider configuration */
+        ErrorResponseDto: {
+            /**
+             * @description The HTTP reason phrase of the status
+             * @example Bad Request
+             */
             error: string;
+            /**
+             * @description What went wrong, in words meant for the caller
+             * @example name must not be empty
+             */
+            message: string;
         };
-        /** @enum {string} */
-        ToolType: "WEB_SEARCH" | "FILE_SEARCH" | "CODE_INTERPRETER" | "IMAGE_GENERATION" | "COMPUTER_USE";
+        FileSearchToolResponseDto: {
+            vectorStoreIds: string[];
+            /** @example 20 */
+            maxNumResults: number;
+        };
         FileSearchToolSettingsDto: {
             /**
              * @description IDs of the vector stores to search
@@ -467,14 +537,59 @@ export interface components {
              */
             maxNumResults?: number;
         };
+        FunctionEnvelopeDto: {
+            function: components["schemas"]["FunctionResponseDto"];
+        };
+        FunctionListDto: {
+            functions: components["schemas"]["FunctionResponseDto"][];
+        };
+        FunctionResponseDto: {
+            /**
+             * Format: uuid
+             * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
+             */
+            id: string;
+            /** @description The OpenAPI document, as sent */
+            openapiSpec: string;
+            handler: components["schemas"]["HandlerResponseDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        HandlerDto: {
+            type: components["schemas"]["HandlerType"];
+            /** @description Required with type REQUEST */
+            requestHandler: components["schemas"]["RequestHandlerDto"];
+        };
+        HandlerResponseDto: {
+            type: components["schemas"]["HandlerType"];
+            requestHandler: components["schemas"]["RequestHandlerResponseDto"];
+        };
         /** @enum {string} */
-        ImageQuality: "AUTO" | "LOW" | "MEDIUM" | "HIGH";
-        /** @enum {string} */
-        ImageSize: "AUTO" | "SIZE_1024_1024" | "SIZE_1024_1536" | "SIZE_1536_1024";
-        /** @enum {string} */
-        ImageOutputFormat: "PNG" | "WEBP" | "JPEG";
+        HandlerType: "REQUEST";
+        HealthDto: {
+            /** @enum {string} */
+            status: "ok";
+        };
         /** @enum {string} */
         ImageBackground: "AUTO" | "TRANSPARENT" | "OPAQUE";
+        ImageGenerationToolResponseDto: {
+            /** @enum {string} */
+            model: "vendor-image-1";
+            quality: components["schemas"]["ImageQuality"];
+            size: components["schemas"]["ImageSize"];
+            outputFormat: components["schemas"]["ImageOutputFormat"];
+            background: components["schemas"]["ImageBackground"];
+            /** @example 0 */
+            partialImages: number;
+        };
         ImageGenerationToolSettingsDto: {
             /**
              * @default vendor-image-1
@@ -496,106 +611,74 @@ export interface components {
             partialImages?: number;
         };
         /** @enum {string} */
-        ComputerEnvironment: "LINUX" | "WINDOWS" | "MACOS" | "BROWSER";
-        ComputerUseToolSettingsDto: {
-            /** @description Display width in pixels */
-            displayWidth: number;
-            /** @description Display height in pixels */
-            displayHeight: number;
-            /** @default LINUX */
-            environment?: components["schemas"]["ComputerEnvironment"];
+        ImageOutputFormat: "PNG" | "WEBP" | "JPEG";
+        /** @enum {string} */
+        ImageQuality: "AUTO" | "LOW" | "MEDIUM" | "HIGH";
+        /** @enum {string} */
+        ImageSize: "AUTO" | "SIZE_1024_1024" | "SIZE_1024_1536" | "SIZE_1536_1024";
+        InitialMessageInputDto: {
+            role: components["schemas"]["InitialMessageRole"];
+            /** @example Hello! How can I help you today? */
+            content: string;
+        };
+        InitialMessageListDto: {
+            initialMessages: components["schemas"]["InitialMessageResponseDto"][];
+        };
+        InitialMessageResponseDto: {
             /**
              * Format: uuid
-             * @description An MCP server of the same assistant, or null
-             * @default null
+             * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
              */
-            mcpServerId?: string | null;
-        };
-        CreateToolDto: {
-            type: components["schemas"]["ToolType"];
-            /** @description Only with type FILE_SEARCH */
-            fileSearchTool?: components["schemas"]["FileSearchToolSettingsDto"];
-            /** @description Only with type IMAGE_GENERATION */
-            imageGenerationTool?: components["schemas"]["ImageGenerationToolSettingsDto"];
-            /** @description Required with type COMPUTER_USE, refused with any other */
-            computerUseTool?: components["schemas"]["ComputerUseToolSettingsDto"];
-        };
-        WebSearchToolResponseDto: Record<string, never>;
-        FileSearchToolResponseDto: {
-            vectorStoreIds: string[];
-            /** @example 20 */
-            maxNumResults: number;
-        };
-        ImageGenerationToolResponseDto: {
-            /** @enum {string} */
-            model: "vendor-image-1";
-            quality: components["schemas"]["ImageQuality"];
-            size: components["schemas"]["ImageSize"];
-            outputFormat: components["schemas"]["ImageOutputFormat"];
-            background: components["schemas"]["ImageBackground"];
-            /** @example 0 */
-            partialImages: number;
-        };
-        ComputerUseToolResponseDto: {
-            /** @example 1280 */
-            displayWidth: number;
-            /** @example 800 */
-            displayHeight: number;
-            environment: components["schemas"]["ComputerEnvironment"];
-            /** Format: uuid */
-            mcpServerId: string | null;
-        };
-        ToolResponseDto: {
-            /** Format: uuid */
             id: string;
-            type: components["schemas"]["ToolType"];
-            /** @description Present for WEB_SEARCH; always `{}` */
-            webSearchTool?: components["schemas"]["WebSearchToolResponseDto"];
-            /** @description Present for FILE_SEARCH */
-            fileSearchTool?: components["schemas"]["FileSearchToolResponseDto"];
-            /** @description Present for IMAGE_GENERATION */
-            imageGenerationTool?: components["schemas"]["ImageGenerationToolResponseDto"];
-            /** @description Present for COMPUTER_USE */
-            computerUseTool?: components["schemas"]["ComputerUseToolResponseDto"];
-            /** Format: date-time */
+            role: components["schemas"]["InitialMessageRole"];
+            /** @example Hello! How can I help you today? */
+            content: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
             updatedAt: string;
         };
-        ToolEnvelopeDto: {
-            tool: components["schemas"]["ToolResponseDto"];
-        };
-        ToolListDto: {
-            tools: components["schemas"]["ToolResponseDto"][];
-        };
         /** @enum {string} */
-        McpTransportType: "SSE" | "HTTP";
-        McpTransportSettingsDto: {
-            /**
-             * @description Absolute http(s) URL of the remote MCP server
-             * @example https://mcp.example.com/sse
-             */
-            url: string;
-            /**
-             * @description Header name to value, sent to the server on every request; at most 50 headers
-             * @default {}
-             * @example {
-             *       "Authorization": "Bearer mcp-token"
-             *     }
-             */
-            headers?: {
-                [key: string]: string;
-            };
+        InitialMessageRole: "ASSISTANT";
+        McpServerEnvelopeDto: {
+            mcpServer: components["schemas"]["McpServerResponseDto"];
         };
-        CreateMcpServerDto: {
+        McpServerListDto: {
+            mcpServers: components["schemas"]["McpServerResponseDto"][];
+        };
+        McpServerResponseDto: {
+            /**
+             * Format: uuid
+             * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
+             */
+            id: string;
             transportType: components["schemas"]["McpTransportType"];
-            /** @description Required with transportType SSE, refused with any other */
-            sseTransport?: components["schemas"]["McpTransportSettingsDto"];
-            /** @description Required with transportType HTTP, refused with any other */
-            httpTransport?: components["schemas"]["McpTransportSettingsDto"];
+            /** @description The transport when transportType is SSE, else null */
+            sseTransport: components["schemas"]["McpTransportResponseDto"] | null;
+            /** @description The transport when transportType is HTTP, else null */
+            httpTransport: components["schemas"]["McpTransportResponseDto"] | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
         };
         McpTransportResponseDto: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
+             */
             id: string;
             /** @example https://mcp.example.com/sse */
             url: string;
@@ -607,32 +690,51 @@ export interface components {
             headers: {
                 [key: string]: string;
             };
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
             updatedAt: string;
         };
-        McpServerResponseDto: {
-            /** Format: uuid */
-            id: string;
-            transportType: components["schemas"]["McpTransportType"];
-            /** @description The transport when transportType is SSE, else null */
-            sseTransport: components["schemas"]["McpTransportResponseDto"] | null;
-            /** @description The transport when transportType is HTTP, else null */
-            httpTransport: components["schemas"]["McpTransportResponseDto"] | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        McpServerEnvelopeDto: {
-            mcpServer: components["schemas"]["McpServerResponseDto"];
-        };
-        McpServerListDto: {
-            mcpServers: components["schemas"]["McpServerResponseDto"][];
+        McpTransportSettingsDto: {
+            /**
+             * @description Absolute http(s) URL of the remote MCP server
+             * @example https://mcp.example.com/sse
+             */
+            url: string;
+            /**
+             * @description Header name to value, sent to the server on every request; at most 50 headers, names of at most 256 characters
+             * @default {}
+             * @example {
+             *       "Authorization": "Bearer mcp-token"
+             *     }
+             */
+            headers?: {
+                [key: string]: string;
+            };
         };
         /** @enum {string} */
-        HandlerType: "REQUEST";
+        McpTransportType: "SSE" | "HTTP";
+        RecurrenceRuleDto: {
+            /**
+             * @example daily
+             * @enum {string}
+             */
+            frequency: "hourly" | "daily" | "weekly" | "monthly" | "yearly";
+        };
+        RecurrenceRuleResponseDto: {
+            /** @enum {string} */
+            frequency: "hourly" | "daily" | "weekly" | "monthly" | "yearly";
+        };
+        ReplaceInitialMessagesDto: {
+            /** @description The whole new list, in order; `[]` deletes every initial message */
+            initialMessages: components["schemas"]["InitialMessageInputDto"][];
+        };
         RequestHandlerDto: {
             /**
              * @description Absolute http(s) URL called when the function runs
@@ -657,19 +759,6 @@ export interface components {
              */
             body?: string;
         };
-        HandlerDto: {
-            type: components["schemas"]["HandlerType"];
-            /** @description Required with type REQUEST */
-            requestHandler: components["schemas"]["RequestHandlerDto"];
-        };
-        CreateFunctionDto: {
-            /**
-             * @description An OpenAPI 3.x document serialized as a JSON string; it must pass an OpenAPI validator. `$ref`s outside the document are not followed.
-             * @example {"openapi":"3.1.0","info":{"title":"Orders","version":"1.0.0"},"paths":{"/orders":{"post":{"responses":{"201":{"description":"Created"}}}}}}
-             */
-            openapiSpec: string;
-            handler: components["schemas"]["HandlerDto"];
-        };
         RequestHandlerResponseDto: {
             /** @example https://api.example.com/orders */
             url: string;
@@ -685,77 +774,6 @@ export interface components {
              * @example {}
              */
             body: string;
-        };
-        HandlerResponseDto: {
-            type: components["schemas"]["HandlerType"];
-            requestHandler: components["schemas"]["RequestHandlerResponseDto"];
-        };
-        FunctionResponseDto: {
-            /** Format: uuid */
-            id: string;
-            /** @description The OpenAPI document, as sent */
-            openapiSpec: string;
-            handler: components["schemas"]["HandlerResponseDto"];
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        FunctionEnvelopeDto: {
-            function: components["schemas"]["FunctionResponseDto"];
-        };
-        FunctionListDto: {
-            functions: components["schemas"]["FunctionResponseDto"][];
-        };
-        UpdateRequestHandlerDto: {
-            url?: string;
-            /** @enum {string} */
-            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
-            /** @description A JSON object of strings, serialized as a string */
-            headers?: string;
-            /** @description JSON serialized as a string */
-            body?: string;
-        };
-        UpdateHandlerDto: {
-            type?: components["schemas"]["HandlerType"];
-            requestHandler?: components["schemas"]["UpdateRequestHandlerDto"];
-        };
-        UpdateFunctionDto: {
-            /** @description An OpenAPI 3.x document serialized as a JSON string; it must pass an OpenAPI validator. `$ref`s outside the document are not followed. */
-            openapiSpec?: string;
-            handler?: components["schemas"]["UpdateHandlerDto"];
-        };
-        /** @enum {string} */
-        InitialMessageRole: "ASSISTANT";
-        InitialMessageResponseDto: {
-            /** Format: uuid */
-            id: string;
-            role: components["schemas"]["InitialMessageRole"];
-            /** @example Hello! How can I help you today? */
-            content: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        InitialMessageListDto: {
-            initialMessages: components["schemas"]["InitialMessageResponseDto"][];
-        };
-        InitialMessageInputDto: {
-            role: components["schemas"]["InitialMessageRole"];
-            /** @example Hello! How can I help you today? */
-            content: string;
-        };
-        ReplaceInitialMessagesDto: {
-            /** @description The whole new list, in order; `[]` deletes every initial message */
-            initialMessages: components["schemas"]["InitialMessageInputDto"][];
-        };
-        RecurrenceRuleDto: {
-            /**
-             * @example daily
-             * @enum {string}
-             */
-            frequency: "hourly" | "daily" | "weekly" | "monthly" | "yearly";
         };
         ScheduleDto: {
             /**
@@ -774,27 +792,6 @@ export interface components {
              */
             recurrenceRules?: components["schemas"]["RecurrenceRuleDto"][];
         };
-        CreateTaskDto: {
-            /** @example Daily summary */
-            title: string;
-            /** @example Summarise yesterday’s conversations. */
-            message: string;
-            schedule: components["schemas"]["ScheduleDto"];
-            /**
-             * Format: uuid
-             * @description A thread of the workspace; left out, a new thread is made for the task
-             */
-            threadId?: string;
-            /**
-             * @description Caller-defined filter key; may be empty
-             * @default
-             */
-            key?: string;
-        };
-        RecurrenceRuleResponseDto: {
-            /** @enum {string} */
-            frequency: "hourly" | "daily" | "weekly" | "monthly" | "yearly";
-        };
         ScheduleResponseDto: {
             /**
              * @description Local date-time without offset, exactly as sent
@@ -805,15 +802,27 @@ export interface components {
             timeZone: string;
             recurrenceRules: components["schemas"]["RecurrenceRuleResponseDto"][];
         };
+        TaskEnvelopeDto: {
+            task: components["schemas"]["TaskResponseDto"];
+        };
+        TaskListDto: {
+            tasks: components["schemas"]["TaskResponseDto"][];
+        };
         TaskResponseDto: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
+             */
             id: string;
             /** @example Daily summary */
             title: string;
             /** @example Summarise yesterday’s conversations. */
             message: string;
             schedule: components["schemas"]["ScheduleResponseDto"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
+             */
             threadId: string;
             /**
              * @description Caller-defined filter key; may be empty
@@ -823,18 +832,89 @@ export interface components {
             /**
              * Format: date-time
              * @description The next run at or after the time of the response (ISO 8601 UTC), or null once a task without recurrence rules has run. `start` and every later run are wall-clock times in `timeZone`: daily and weekly keep the time of day; monthly and yearly keep the day of the month, clamped to the month’s last day (a task started on 31 January runs on 28 or 29 February, then on 31 March); hourly runs every 60 minutes of elapsed time from the first run. A time skipped by a daylight-saving change runs at the first instant after the gap (02:30 on a day when 02:00 jumps to 03:00 runs at 03:00); a time that happens twice runs once, at its first occurrence. With several rules the task runs at the times of each.
+             * @example 2026-11-22T09:30:00.000Z
              */
             nextRunAt: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
             updatedAt: string;
         };
-        TaskEnvelopeDto: {
-            task: components["schemas"]["TaskResponseDto"];
+        ToolEnvelopeDto: {
+            tool: components["schemas"]["ToolResponseDto"];
         };
-        TaskListDto: {
-            tasks: components["schemas"]["TaskResponseDto"][];
+        ToolListDto: {
+            tools: components["schemas"]["ToolResponseDto"][];
+        };
+        ToolResponseDto: {
+            /**
+             * Format: uuid
+             * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
+             */
+            id: string;
+            type: components["schemas"]["ToolType"];
+            /** @description Present for WEB_SEARCH; always `{}` */
+            webSearchTool?: components["schemas"]["WebSearchToolResponseDto"];
+            /** @description Present for FILE_SEARCH */
+            fileSearchTool?: components["schemas"]["FileSearchToolResponseDto"];
+            /** @description Present for IMAGE_GENERATION */
+            imageGenerationTool?: components["schemas"]["ImageGenerationToolResponseDto"];
+            /** @description Present for COMPUTER_USE */
+            computerUseTool?: components["schemas"]["ComputerUseToolResponseDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /** @enum {string} */
+        ToolType: "WEB_SEARCH" | "FILE_SEARCH" | "CODE_INTERPRETER" | "IMAGE_GENERATION" | "COMPUTER_USE";
+        ToolTypeUnavailableDto: {
+            /** @example Tool type IMAGE_GENERATION is not available for the assistant's provider configuration */
+            error: string;
+        };
+        UpdateApiKeyDto: {
+            /**
+             * @description New label of the key
+             * @example Website widget (prod)
+             */
+            name: string;
+        };
+        UpdateAssistantDto: {
+            name?: string;
+            /** @description Accepted only when equal to the current provider: the assistant’s tools depend on it. */
+            provider?: components["schemas"]["AssistantProvider"];
+            model?: string | null;
+            instructions?: string | null;
+        };
+        UpdateFunctionDto: {
+            /** @description An OpenAPI 3.x document serialized as a JSON string; it must pass an OpenAPI validator. `$ref`s outside the document are not followed. */
+            openapiSpec?: string;
+            handler?: components["schemas"]["UpdateHandlerDto"];
+        };
+        UpdateHandlerDto: {
+            type?: components["schemas"]["HandlerType"];
+            requestHandler?: components["schemas"]["UpdateRequestHandlerDto"];
+        };
+        UpdateRequestHandlerDto: {
+            url?: string;
+            /** @enum {string} */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+            /** @description A JSON object of strings, serialized as a string */
+            headers?: string;
+            /** @description JSON serialized as a string */
+            body?: string;
         };
         UpdateScheduleDto: {
             /**
@@ -860,6 +940,32 @@ export interface components {
              */
             threadId?: string;
             key?: string;
+        };
+        WebSearchToolResponseDto: Record<string, never>;
+        WorkspaceEnvelopeDto: {
+            workspace: components["schemas"]["WorkspaceResponseDto"];
+        };
+        WorkspaceListDto: {
+            workspaces: components["schemas"]["WorkspaceResponseDto"][];
+        };
+        WorkspaceResponseDto: {
+            /**
+             * Format: uuid
+             * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
+             */
+            id: string;
+            /** @example Production */
+            name: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
         };
     };
     responses: never;
@@ -888,7 +994,43 @@ export interface operations {
                     "application/json": components["schemas"]["HealthDto"];
                 };
             };
-            /** @description The database cannot be reached */
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Payload Too Large: The body is larger than 1mb */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal Server Error: An unexpected error; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Service Unavailable: The database cannot be reached */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -924,76 +1066,7 @@ export interface operations {
                     "application/json": components["schemas"]["WorkspaceListDto"];
                 };
             };
-            /** @description Bad Request: The body or a parameter is invalid; the message names the field and the rule */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Unauthorized: The API key is invalid or missing */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Internal Server Error: An unexpected error; the message carries the request id */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Service Unavailable: The database cannot be reached */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
-    WorkspacesController_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateWorkspaceDto"];
-            };
-        };
-        responses: {
-            /** @description The new workspace */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WorkspaceEnvelopeDto"];
-                };
-            };
-            /** @description Bad Request: The body or a parameter is invalid; the message names the field and the rule */
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1032,6 +1105,127 @@ export interface operations {
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal Server Error: An unexpected error; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Service Unavailable: The database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    WorkspacesController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a request with the key and body of an earlier successful one is answered with that first response (header `Idempotent-Replayed: true`) and creates nothing. Keys are kept for 24 hours, per API-key owner (workspace or organization) and per method and path. The same key with another body answers 409; so does a retry sent while the first request is still in progress (retry it after a moment). A request that fails (4xx or 5xx) does not use up its key. A request in progress for more than 60 seconds is taken to have died, and its key can be used again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWorkspaceDto"];
+            };
+        };
+        responses: {
+            /** @description The new workspace */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceEnvelopeDto"];
+                };
+            };
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unauthorized: The API key is invalid or missing */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Conflict: the Idempotency-Key was used with another body, or its first request is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Payload Too Large: The body is larger than 1mb */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1083,76 +1277,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyListDto"];
                 };
             };
-            /** @description Bad Request: The body or a parameter is invalid; the message names the field and the rule */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Unauthorized: The API key is invalid or missing */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Internal Server Error: An unexpected error; the message carries the request id */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Service Unavailable: The database cannot be reached */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
-    ApiKeysController_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateApiKeyDto"];
-            };
-        };
-        responses: {
-            /** @description The new key, with its value */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiKeyEnvelopeDto"];
-                };
-            };
-            /** @description Bad Request: The body or a parameter is invalid; the message names the field and the rule */
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1191,6 +1316,127 @@ export interface operations {
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal Server Error: An unexpected error; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Service Unavailable: The database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    ApiKeysController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a request with the key and body of an earlier successful one is answered with that first response (header `Idempotent-Replayed: true`) and creates nothing. Keys are kept for 24 hours, per API-key owner (workspace or organization) and per method and path. The same key with another body answers 409; so does a retry sent while the first request is still in progress (retry it after a moment). A request that fails (4xx or 5xx) does not use up its key. A request in progress for more than 60 seconds is taken to have died, and its key can be used again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyDto"];
+            };
+        };
+        responses: {
+            /** @description The new key, with its value */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyEnvelopeDto"];
+                };
+            };
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unauthorized: The API key is invalid or missing */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Conflict: the Idempotency-Key was used with another body, or its first request is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Payload Too Large: The body is larger than 1mb */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1237,6 +1483,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyEnvelopeDto"];
                 };
             };
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Unauthorized: The API key is invalid or missing */
             401: {
                 headers: {
@@ -1258,6 +1513,35 @@ export interface operations {
             /** @description Not Found: No such resource in the caller’s workspace */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Payload Too Large: The body is larger than 1mb */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1308,7 +1592,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyEnvelopeDto"];
                 };
             };
-            /** @description Bad Request: The body or a parameter is invalid; the message names the field and the rule */
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1356,6 +1640,17 @@ export interface operations {
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1407,76 +1702,7 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantListDto"];
                 };
             };
-            /** @description Bad Request: The body or a parameter is invalid; the message names the field and the rule */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Unauthorized: The API key is invalid or missing */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Internal Server Error: An unexpected error; the message carries the request id */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Service Unavailable: The database cannot be reached */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
-    AssistantsController_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateAssistantDto"];
-            };
-        };
-        responses: {
-            /** @description The new assistant */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AssistantEnvelopeDto"];
-                };
-            };
-            /** @description Bad Request: The body or a parameter is invalid; the message names the field and the rule */
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1515,6 +1741,127 @@ export interface operations {
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal Server Error: An unexpected error; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Service Unavailable: The database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    AssistantsController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a request with the key and body of an earlier successful one is answered with that first response (header `Idempotent-Replayed: true`) and creates nothing. Keys are kept for 24 hours, per API-key owner (workspace or organization) and per method and path. The same key with another body answers 409; so does a retry sent while the first request is still in progress (retry it after a moment). A request that fails (4xx or 5xx) does not use up its key. A request in progress for more than 60 seconds is taken to have died, and its key can be used again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAssistantDto"];
+            };
+        };
+        responses: {
+            /** @description The new assistant */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantEnvelopeDto"];
+                };
+            };
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unauthorized: The API key is invalid or missing */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Conflict: the Idempotency-Key was used with another body, or its first request is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Payload Too Large: The body is larger than 1mb */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1561,6 +1908,15 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantEnvelopeDto"];
                 };
             };
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Unauthorized: The API key is invalid or missing */
             401: {
                 headers: {
@@ -1582,6 +1938,35 @@ export interface operations {
             /** @description Not Found: No such resource in the caller’s workspace */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Payload Too Large: The body is larger than 1mb */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1628,6 +2013,15 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantEnvelopeDto"];
                 };
             };
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Unauthorized: The API key is invalid or missing */
             401: {
                 headers: {
@@ -1649,6 +2043,35 @@ export interface operations {
             /** @description Not Found: No such resource in the caller’s workspace */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Payload Too Large: The body is larger than 1mb */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1699,7 +2122,7 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantEnvelopeDto"];
                 };
             };
-            /** @description Bad Request: The body or a parameter is invalid; the message names the field and the rule */
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1747,6 +2170,17 @@ export interface operations {
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1800,7 +2234,7 @@ export interface operations {
                     "application/json": components["schemas"]["ToolListDto"];
                 };
             };
-            /** @description Bad Request: The body or a parameter is invalid; the message names the field and the rule */
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1836,6 +2270,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Payload Too Large: The body is larger than 1mb */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
             500: {
                 headers: {
@@ -1859,7 +2322,10 @@ export interface operations {
     ToolsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request with the key and body of an earlier successful one is answered with that first response (header `Idempotent-Replayed: true`) and creates nothing. Keys are kept for 24 hours, per API-key owner (workspace or organization) and per method and path. The same key with another body answers 409; so does a retry sent while the first request is still in progress (retry it after a moment). A request that fails (4xx or 5xx) does not use up its key. A request in progress for more than 60 seconds is taken to have died, and its key can be used again. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 assistantId: string;
             };
@@ -1916,6 +2382,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Conflict: the Idempotency-Key was used with another body, or its first request is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Payload Too Large: The body is larger than 1mb */
             413: {
                 headers: {
@@ -1928,6 +2403,17 @@ export interface operations {
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1975,6 +2461,15 @@ export interface operations {
                     "application/json": components["schemas"]["ToolEnvelopeDto"];
                 };
             };
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Unauthorized: The API key is invalid or missing */
             401: {
                 headers: {
@@ -1996,6 +2491,35 @@ export interface operations {
             /** @description Not Found: No such resource in the caller’s workspace */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Payload Too Large: The body is larger than 1mb */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2049,87 +2573,7 @@ export interface operations {
                     "application/json": components["schemas"]["McpServerListDto"];
                 };
             };
-            /** @description Bad Request: The body or a parameter is invalid; the message names the field and the rule */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Unauthorized: The API key is invalid or missing */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Not Found: No such resource in the caller’s workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Internal Server Error: An unexpected error; the message carries the request id */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Service Unavailable: The database cannot be reached */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
-    McpServersController_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                assistantId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateMcpServerDto"];
-            };
-        };
-        responses: {
-            /** @description The new MCP server */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["McpServerEnvelopeDto"];
-                };
-            };
-            /** @description Bad Request: The body or a parameter is invalid; the message names the field and the rule */
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2183,6 +2627,138 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal Server Error: An unexpected error; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Service Unavailable: The database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    McpServersController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a request with the key and body of an earlier successful one is answered with that first response (header `Idempotent-Replayed: true`) and creates nothing. Keys are kept for 24 hours, per API-key owner (workspace or organization) and per method and path. The same key with another body answers 409; so does a retry sent while the first request is still in progress (retry it after a moment). A request that fails (4xx or 5xx) does not use up its key. A request in progress for more than 60 seconds is taken to have died, and its key can be used again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                assistantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMcpServerDto"];
+            };
+        };
+        responses: {
+            /** @description The new MCP server */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpServerEnvelopeDto"];
+                };
+            };
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unauthorized: The API key is invalid or missing */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not Found: No such resource in the caller’s workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Conflict: the Idempotency-Key was used with another body, or its first request is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Payload Too Large: The body is larger than 1mb */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
             500: {
                 headers: {
@@ -2224,6 +2800,15 @@ export interface operations {
                     "application/json": components["schemas"]["McpServerEnvelopeDto"];
                 };
             };
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Unauthorized: The API key is invalid or missing */
             401: {
                 headers: {
@@ -2245,6 +2830,35 @@ export interface operations {
             /** @description Not Found: No such resource in the caller’s workspace */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Payload Too Large: The body is larger than 1mb */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2292,6 +2906,15 @@ export interface operations {
                     "application/json": components["schemas"]["McpServerEnvelopeDto"];
                 };
             };
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Unauthorized: The API key is invalid or missing */
             401: {
                 headers: {
@@ -2322,6 +2945,35 @@ export interface operations {
             /** @description Conflict: The request conflicts with stored state */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Payload Too Large: The body is larger than 1mb */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2375,87 +3027,7 @@ export interface operations {
                     "application/json": components["schemas"]["FunctionListDto"];
                 };
             };
-            /** @description Bad Request: The body or a parameter is invalid; the message names the field and the rule */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Unauthorized: The API key is invalid or missing */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Not Found: No such resource in the caller’s workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Internal Server Error: An unexpected error; the message carries the request id */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Service Unavailable: The database cannot be reached */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
-    FunctionsController_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                assistantId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateFunctionDto"];
-            };
-        };
-        responses: {
-            /** @description The new function */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["FunctionEnvelopeDto"];
-                };
-            };
-            /** @description Bad Request: The body or a parameter is invalid; the message names the field and the rule */
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2509,6 +3081,138 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal Server Error: An unexpected error; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Service Unavailable: The database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    FunctionsController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a request with the key and body of an earlier successful one is answered with that first response (header `Idempotent-Replayed: true`) and creates nothing. Keys are kept for 24 hours, per API-key owner (workspace or organization) and per method and path. The same key with another body answers 409; so does a retry sent while the first request is still in progress (retry it after a moment). A request that fails (4xx or 5xx) does not use up its key. A request in progress for more than 60 seconds is taken to have died, and its key can be used again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                assistantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateFunctionDto"];
+            };
+        };
+        responses: {
+            /** @description The new function */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FunctionEnvelopeDto"];
+                };
+            };
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unauthorized: The API key is invalid or missing */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not Found: No such resource in the caller’s workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Conflict: the Idempotency-Key was used with another body, or its first request is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Payload Too Large: The body is larger than 1mb */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
             500: {
                 headers: {
@@ -2550,6 +3254,15 @@ export interface operations {
                     "application/json": components["schemas"]["FunctionEnvelopeDto"];
                 };
             };
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Unauthorized: The API key is invalid or missing */
             401: {
                 headers: {
@@ -2571,6 +3284,35 @@ export interface operations {
             /** @description Not Found: No such resource in the caller’s workspace */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Payload Too Large: The body is larger than 1mb */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2618,6 +3360,15 @@ export interface operations {
                     "application/json": components["schemas"]["FunctionEnvelopeDto"];
                 };
             };
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Unauthorized: The API key is invalid or missing */
             401: {
                 headers: {
@@ -2639,6 +3390,35 @@ export interface operations {
             /** @description Not Found: No such resource in the caller’s workspace */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Payload Too Large: The body is larger than 1mb */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2690,7 +3470,7 @@ export interface operations {
                     "application/json": components["schemas"]["FunctionEnvelopeDto"];
                 };
             };
-            /** @description Bad Request: The body or a parameter is invalid; the message names the field and the rule */
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2744,6 +3524,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
             500: {
                 headers: {
@@ -2784,6 +3575,15 @@ export interface operations {
                     "application/json": components["schemas"]["InitialMessageListDto"];
                 };
             };
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Unauthorized: The API key is invalid or missing */
             401: {
                 headers: {
@@ -2805,6 +3605,35 @@ export interface operations {
             /** @description Not Found: No such resource in the caller’s workspace */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Payload Too Large: The body is larger than 1mb */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2855,7 +3684,7 @@ export interface operations {
                     "application/json": components["schemas"]["InitialMessageListDto"];
                 };
             };
-            /** @description Bad Request: The body or a parameter is invalid; the message names the field and the rule */
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2903,6 +3732,17 @@ export interface operations {
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2956,76 +3796,7 @@ export interface operations {
                     "application/json": components["schemas"]["TaskListDto"];
                 };
             };
-            /** @description Bad Request: The body or a parameter is invalid; the message names the field and the rule */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Unauthorized: The API key is invalid or missing */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Internal Server Error: An unexpected error; the message carries the request id */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Service Unavailable: The database cannot be reached */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
-    TasksController_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateTaskDto"];
-            };
-        };
-        responses: {
-            /** @description The new task */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TaskEnvelopeDto"];
-                };
-            };
-            /** @description Bad Request: The body or a parameter is invalid; the message names the field and the rule */
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3064,6 +3835,127 @@ export interface operations {
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal Server Error: An unexpected error; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Service Unavailable: The database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    TasksController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a request with the key and body of an earlier successful one is answered with that first response (header `Idempotent-Replayed: true`) and creates nothing. Keys are kept for 24 hours, per API-key owner (workspace or organization) and per method and path. The same key with another body answers 409; so does a retry sent while the first request is still in progress (retry it after a moment). A request that fails (4xx or 5xx) does not use up its key. A request in progress for more than 60 seconds is taken to have died, and its key can be used again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTaskDto"];
+            };
+        };
+        responses: {
+            /** @description The new task */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskEnvelopeDto"];
+                };
+            };
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unauthorized: The API key is invalid or missing */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Conflict: the Idempotency-Key was used with another body, or its first request is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Payload Too Large: The body is larger than 1mb */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3110,6 +4002,15 @@ export interface operations {
                     "application/json": components["schemas"]["TaskEnvelopeDto"];
                 };
             };
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Unauthorized: The API key is invalid or missing */
             401: {
                 headers: {
@@ -3131,6 +4032,35 @@ export interface operations {
             /** @description Not Found: No such resource in the caller’s workspace */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Payload Too Large: The body is larger than 1mb */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3177,6 +4107,15 @@ export interface operations {
                     "application/json": components["schemas"]["TaskEnvelopeDto"];
                 };
             };
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Unauthorized: The API key is invalid or missing */
             401: {
                 headers: {
@@ -3198,6 +4137,35 @@ export interface operations {
             /** @description Not Found: No such resource in the caller’s workspace */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Payload Too Large: The body is larger than 1mb */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3248,7 +4216,7 @@ export interface operations {
                     "application/json": components["schemas"]["TaskEnvelopeDto"];
                 };
             };
-            /** @description Bad Request: The body or a parameter is invalid; the message names the field and the rule */
+            /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3296,6 +4264,17 @@ export interface operations {
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window ends */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
