@@ -5,9 +5,11 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { Server } from 'node:http';
 import { AppModule } from './app.module.js';
 import { BODY_LIMIT } from './common/body-limit.js';
+import { answerUnparsableRequestsWithJson } from './common/client-errors.js';
 import { assignRequestId } from './common/request-id.js';
 import { answerUnknownRoute } from './common/unknown-route.js';
 import { requireJsonBody, requireObjectBody } from './common/require-json-body.js';
+import { refuseUnpairedSurrogates } from './common/well-formed-json.js';
 import type { AppConfig } from './config/app-config.js';
 import { enabledLogLevels } from './config/log-levels.js';
 
@@ -25,11 +27,12 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.setGlobalPrefix(API_PREFIX, { exclude: ['health'] });
   app.use(assignRequestId);
   app.use(requireJsonBody);
-  app.useBodyParser('json', { limit: BODY_LIMIT });
+  app.useBodyParser('json', { limit: BODY_LIMIT, reviver: refuseUnpairedSurrogates });
   app.use(requireObjectBody);
   setUpOpenApi(app);
   await app.init();
   app.use(answerUnknownRoute);
+  answerUnparsableRequestsWithJson(app.getHttpServer() as Server);
   return app;
 }
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsUUID } from 'class-validator';
-import { IsLabel } from '../../common/validation.decorators.js';
+import { IsIn, IsUUID } from 'class-validator';
+import { IsLabel, IsOmittable } from '../../common/validation.decorators.js';
 import { CREATABLE_API_KEY_TYPES, type CreatableApiKeyType } from '../api-key-type.js';
 
 export class CreateApiKeyDto {
@@ -12,7 +12,7 @@ export class CreateApiKeyDto {
     description: 'Kind of key to create. Required with an organization key; not sent with a private key, which creates PUBLIC keys.',
     enum: CREATABLE_API_KEY_TYPES,
   })
-  @IsOptional()
+  @IsOmittable()
   @IsIn(CREATABLE_API_KEY_TYPES)
   type?: CreatableApiKeyType;
 
@@ -20,7 +20,7 @@ export class CreateApiKeyDto {
     description: 'Workspace in which the key is created. Required with an organization key; not sent with a private key.',
     format: 'uuid',
   })
-  @IsOptional()
+  @IsOmittable()
   @IsUUID('all')
   workspaceId?: string;
 }
