@@ -6,6 +6,7 @@ import { DatabaseSnapshots } from '../support/fuzz/snapshot.js';
 import { GROUPS, OPERATIONS } from '../support/fuzz/operations.js';
 import { checkOneRequest } from '../support/fuzz/properties.js';
 import { requestFor } from '../support/fuzz/requests.js';
+import { documentedFields, fieldsOf, type Schema } from '../support/fuzz/schema-fields.js';
 import { FuzzWorld } from '../support/fuzz/world.js';
 import { bearer, ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -21,6 +22,11 @@ function integerFromEnvironment(name: string, fallback: number): number {
   return Number(text);
 }
 
+interface OpenApiDocument {
+  paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Schema }> } }>>;
+  components: { schemas: Record<string, Schema> };
+}
+
 describe('Fuzzing every route under /api/cloud', () => {
   let t: TestApp;
 
@@ -29,12 +35,28 @@ describe('Fuzzing every route under /api/cloud', () => {
   });
   afterAll(() => t.close());
 
-  it('fuzzes exactly the operations of the OpenAPI document', async () => {
-    const document = (await t.http.get('/docs-json').expect(200)).body as { paths: Record<string, Record<string, unknown>> };
-    const documented = Object.entries(document.paths)
-      .filter(([path]) => path.startsWith('/api/cloud/'))
-      .flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method} ${path}`));
-    expect(OPERATIONS.map(({ method, path }) => `${method} ${path}`).sort()).toEqual(documented.sort());
+  describe('covers the OpenAPI document', () => {
+    let document: OpenApiDocument;
+
+    beforeAll(async () => {
+      document = (await t.http.get('/docs-json').expect(200)).body;
+    });
+
+    it('fuzzes exactly its operations', () => {
+      const documented = Object.entries(document.paths)
+        .filter(([path]) => path.startsWith('/api/cloud/'))
+        .flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method} ${path}`));
+      expect(OPERATIONS.map(({ method, path }) => `${method} ${path}`).sort()).toEqual(documented.sort());
+    });
+
+    it.each(OPERATIONS.filter(({ body }) => body !== undefined).map((operation) => [`${operation.method} ${operation.path}`, operation] as const))(
+      'generates every field of the request body of %s',
+      (_name, operation) => {
+        const schema = document.paths[operation.path][operation.method].requestBody!.content['application/json'].schema;
+        const generated = new Set(fc.sample(operation.body!, { numRuns: 300, seed: SEED }).flatMap((body) => fieldsOf(body)));
+        expect(documentedFields(schema, document.components.schemas).filter((field) => !generated.has(field))).toEqual([]);
+      },
+    );
   });
 
   describe.each(GROUPS)('%s', (group) => {
