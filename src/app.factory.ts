@@ -6,10 +6,12 @@ import { Logger as PinoNestLogger } from 'nestjs-pino';
 import type { Server } from 'node:http';
 import { AppModule } from './app.module.js';
 import { BODY_LIMIT } from './common/body-limit.js';
+import { answerUnparsableRequestsWithJson } from './common/client-errors.js';
 import { assignRequestId } from './common/request-id.js';
 import { answerUnknownRoute } from './common/unknown-route.js';
 import { requireJsonBody, requireObjectBody } from './common/require-json-body.js';
 import { securityHeaders } from './common/security-headers.js';
+import { refuseUnpairedSurrogates } from './common/well-formed-json.js';
 import type { AppConfig } from './config/app-config.js';
 import { requestLogging } from './logging/request-logging.js';
 import { createRootLogger } from './logging/root-logger.js';
@@ -38,11 +40,12 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.use(requestLogging(logger));
   app.use(securityHeaders);
   app.use(requireJsonBody);
-  app.useBodyParser('json', { limit: BODY_LIMIT });
+  app.useBodyParser('json', { limit: BODY_LIMIT, reviver: refuseUnpairedSurrogates });
   app.use(requireObjectBody);
   setUpOpenApi(app);
   await app.init();
   app.use(answerUnknownRoute);
+  answerUnparsableRequestsWithJson(app.getHttpServer() as Server);
   return app;
 }
 

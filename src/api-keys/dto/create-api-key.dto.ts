@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, isISO8601, IsOptional, IsUUID } from 'class-validator';
+import { IsIn, isISO8601, IsUUID } from 'class-validator';
 import { customRule, IsLabel, IsOmittable } from '../../common/validation.decorators.js';
 import { CREATABLE_API_KEY_TYPES, type CreatableApiKeyType } from '../api-key-type.js';
 
@@ -23,7 +23,7 @@ export class CreateApiKeyDto {
     description: 'Kind of key to create. Required with an organization key; not sent with a private key, which creates PUBLIC keys.',
     enum: CREATABLE_API_KEY_TYPES,
   })
-  @IsOptional()
+  @IsOmittable()
   @IsIn(CREATABLE_API_KEY_TYPES)
   type?: CreatableApiKeyType;
 
@@ -31,7 +31,7 @@ export class CreateApiKeyDto {
     description: 'Workspace in which the key is created. Required with an organization key; not sent with a private key.',
     format: 'uuid',
   })
-  @IsOptional()
+  @IsOmittable()
   @IsUUID('all')
   workspaceId?: string;
 

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { DataSource } from 'typeorm';
+import { ASSISTANTS, createAssistant } from '../support/assistants.js';
+import { DatabaseSnapshots } from '../support/fuzz/snapshot.js';
+import { GROUPS, OPERATIONS } from '../support/fuzz/operations.js';
+import { checkOneRequest } from '../support/fuzz/properties.js';
+import { requestFor } from '../support/fuzz/requests.js';
+import { documentedFields, fieldsOf, type Schema } from '../support/fuzz/schema-fields.js';
+import { FuzzWorld } from '../support/fuzz/world.js';
+import { bearer, ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+
+/** Runs per route group; `FUZZ_RUNS=2000 npm test -- test/e2e/fuzz` for a long run. */
+const RUNS = integerFromEnvironment('FUZZ_RUNS', 30);
+/** Fixed, so that CI fuzzes the same requests every time; fast-check prints the seed of a failure. */
+const SEED = integerFromEnvironment('FUZZ_SEED', 20261122);
+
+function integerFromEnvironment(name: string, fallback: number): number {
+  const text = process.env[name];
+  if (text === undefined || text === '') return fallback;
+  if (!/^\d+$/.test(text)) throw new Error(`${name} must be a non-negative integer, not ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+interface OpenApiDocument {
+  paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Schema }> } }>>;
+  components: { schemas: Record<string, Schema> };
+}
+
+describe('Fuzzing every route under /api/cloud', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  describe('covers the OpenAPI document', () => {
+    let document: OpenApiDocument;
+
+    beforeAll(async () => {
+      document = (await t.http.get('/docs-json').expect(200)).body;
+    });
+
+    it('fuzzes exactly its operations', () => {
+      const documented = Object.entries(document.paths)
+        .filter(([path]) => path.startsWith('/api/cloud/'))
+        .flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method} ${path}`));
+      expect(OPERATIONS.map(({ method, path }) => `${method} ${path}`).sort()).toEqual(documented.sort());
+    });
+
+    it.each(OPERATIONS.filter(({ body }) => body !== undefined).map((operation) => [`${operation.method} ${operation.path}`, operation] as const))(
+      'generates every field of the request body of %s',
+      (_name, operation) => {
+        const schema = document.paths[operation.path][operation.method].requestBody!.content['application/json'].schema;
+        const generated = new Set(fc.sample(operation.body!, { numRuns: 300, seed: SEED }).flatMap((body) => fieldsOf(body)));
+        expect(documentedFields(schema, document.components.schemas).filter((field) => !generated.has(field))).toEqual([]);
+      },
+    );
+  });
+
+  describe.each(GROUPS)('%s', (group) => {
+    it(
+      `holds the four properties for ${RUNS} fuzzed requests`,
+      async () => {
+        await t.reset();
+        const world = await FuzzWorld.create(t);
+        const operations = OPERATIONS.filter((operation) => operation.group === group);
+        const request = fc.constantFrom(...operations).chain(requestFor);
+        await fc.assert(
+          fc.asyncProperty(request, (fuzzed) => checkOneRequest(world, fuzzed)),
+          { numRuns: RUNS, seed: SEED },
+        );
+      },
+      60_000 + RUNS * 2_000,
+    );
+  });
+
+  /** Requests the fuzzing found answered wrongly, kept as plain examples. */
+  describe('counterexamples', () => {
+    let snapshots: DatabaseSnapshots;
+
+    beforeEach(async () => {
+      await t.reset();
+      snapshots = await DatabaseSnapshots.of(t.app.get(DataSource));
+    });
+
+    const refusedWithoutChange = async (send: () => Promise<{ status: number; body: unknown }>, status: number, body: unknown) => {
+      const before = await snapshots.whole();
+      const response = await send();
+      expect({ status: response.status, body: response.body }).toEqual({ status, body });
+      expect(await snapshots.whole()).toEqual(before);
+    };
+
+    it.each([
+      ['workspaceId', () => ({ name: 'Key', type: 'PRIVATE', workspaceId: null }), 'workspaceId must be a UUID'],
+      ['type', (workspaceId: string) => ({ name: 'Key', type: null, workspaceId }), 'type must be one of the following values: PUBLIC, PRIVATE'],
+    ])('an organization key creating an API key with %s null gets a 400, not a 500', async (_field, bodyFor, message) => {
+      const [{ id: workspaceId }] = await t.app.get(DataSource).query(`SELECT id FROM workspaces`);
+      await refusedWithoutChange(
+        () => t.http.post('/api/cloud/api-keys').set(bearer(ORGANIZATION_KEY)).send(bodyFor(workspaceId)),
+        400,
+        { error: 'Bad Request', message },
+      );
+    });
+
+    it.each([
+      ['in a value stored as jsonb', '{"type":"FILE_SEARCH","fileSearchTool":{"vectorStoreIds":["\\ud800"]}}'],
+      ['in a key', '{"type":"WEB_SEARCH","\\udfff":1}'],
+    ])('a JSON string with an unpaired surrogate %s is a 400, not a 500', async (_case, text) => {
+      const assistant = await createAssistant(t.http);
+      await refusedWithoutChange(
+        () => t.http.post(`${ASSISTANTS}/${assistant.id}/tools`).set(bearer(PRIVATE_KEY)).set('Content-Type', 'application/json').send(text),
+        400,
+        { error: 'Bad Request', message: 'Malformed JSON body: a string holds an unpaired UTF-16 surrogate (such as \\ud800), which is not Unicode text' },
+      );
+    });
+
+    it('a surrogate pair, escaped in JSON, is Unicode text and is stored as sent', async () => {
+      const response = await t.http
+        .post(ASSISTANTS)
+        .set(bearer(PRIVATE_KEY))
+        .set('Content-Type', 'application/json')
+        .send('{"name":"\\ud83d\\ude00","provider":"OPENAI"}')
+        .expect(201);
+      expect(response.body.assistant.name).toBe('😀');
+    });
+
+    it('a URL too long for the HTTP parser gets the JSON error body too', async () => {
+      const response = await t.http.get(`${ASSISTANTS}?cursor=${'a'.repeat(20_000)}`).set(bearer(PRIVATE_KEY));
+      expect({ status: response.status, type: response.headers['content-type'], body: JSON.parse(response.text) }).toEqual({
+        status: 431,
+        type: 'application/json; charset=utf-8',
+        body: { error: 'Request Header Fields Too Large', message: 'The request line and headers are larger than the server accepts' },
+      });
+    });
+  });
+});

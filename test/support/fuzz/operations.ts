@@ -1,0 +1,200 @@
+import fc from 'fast-check';
+import { unicodeString } from './junk.js';
+
+/**
+ * Every operation under /api/cloud, with a generator of valid bodies (and queries) mirroring the
+ * DTOs in src/<resource>/dto. Ids that only exist at run time are placeholders, filled in when sent.
+ */
+export const PLACEHOLDER = {
+  workspaceA: '$A_WORKSPACE',
+  workspaceB: '$B_WORKSPACE',
+  threadA: '$A_THREAD',
+  threadB: '$B_THREAD',
+  /** An MCP server of the assistant named in the path (any of A's when the path names none of A's). */
+  mcpServerA: '$A_MCP_SERVER',
+  mcpServerB: '$B_MCP_SERVER',
+} as const;
+
+export type KeyRole = 'private' | 'organization';
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type Body = Record<string, unknown>;
+
+export interface Operation {
+  group: string;
+  method: Method;
+  /** As in the OpenAPI document: `/api/cloud/assistants/{assistantId}/tools`. */
+  path: string;
+  keys: KeyRole[];
+  body?: fc.Arbitrary<Body>;
+  /** Valid query parameters. */
+  query?: fc.Arbitrary<[string, string][]>;
+}
+
+const optional = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: undefined, freq: 2 });
+/** Drops the keys whose value is undefined, as JSON.stringify would. */
+const record = (fields: Record<string, fc.Arbitrary<unknown>>) =>
+  fc.record(fields).map((body) => Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)));
+
+/** Text the service stores: no NUL (PostgreSQL text cannot hold it) and no unpaired surrogate (not Unicode). */
+const storable = (value: string) => !value.includes('\u0000') && !/\p{Surrogate}/u.test(value);
+export const label = fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), unicodeString).filter((text) => /\S/.test(text) && storable(text) && text.length <= 255);
+const text = (max: number) => fc.oneof(fc.string({ maxLength: 60 }), unicodeString).filter((value) => storable(value) && value.length <= max);
+const httpUrl = fc.oneof(
+  fc.constantFrom('https://api.example.com/orders', 'http://localhost:8080/mcp', 'https://mcp.example.com/sse?x=1'),
+  fc.tuple(fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/), fc.stringMatching(/^[a-z0-9/]{0,12}$/)).map(([host, path]) => `https://${host}.example.com/${path}`),
+);
+const headerMap = fc.dictionary(fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,15}$/), fc.string({ maxLength: 20 }), { maxKeys: 3 });
+const uuidOr = (...placeholders: string[]) => fc.oneof(fc.constantFrom(...placeholders), fc.uuid());
+
+const pageQuery: fc.Arbitrary<[string, string][]> = fc
+  .record({ limit: optional(fc.integer({ min: 1, max: 1000 })) })
+  .map(({ limit }) => (limit === undefined ? [] : [['limit', String(limit)]]));
+
+const provider = fc.constantFrom('OPENAI', 'ANTHROPIC', 'GOOGLE');
+
+const fileSearchTool = record({ vectorStoreIds: optional(fc.array(label, { maxLength: 4 })), maxNumResults: optional(fc.integer({ min: 0, max: 100 })) });
+const imageGenerationTool = record({
+  model: optional(fc.constant('vendor-image-1')),
+  quality: optional(fc.constantFrom('AUTO', 'LOW', 'MEDIUM', 'HIGH')),
+  size: optional(fc.constantFrom('AUTO', 'SIZE_1024_1024', 'SIZE_1024_1536', 'SIZE_1536_1024')),
+  outputFormat: optional(fc.constantFrom('PNG', 'WEBP', 'JPEG')),
+  background: optional(fc.constantFrom('AUTO', 'TRANSPARENT', 'OPAQUE')),
+  partialImages: optional(fc.integer({ min: 0, max: 10 })),
+});
+const computerUseTool = record({
+  displayWidth: fc.integer({ min: 640, max: 4096 }),
+  displayHeight: fc.integer({ min: 480, max: 4096 }),
+  environment: optional(fc.constantFrom('LINUX', 'WINDOWS', 'MACOS', 'BROWSER')),
+  mcpServerId: optional(fc.oneof(fc.constant(null), uuidOr(PLACEHOLDER.mcpServerA, PLACEHOLDER.mcpServerB))),
+});
+const createTool = fc.oneof(
+  fc.constant({ type: 'WEB_SEARCH' }),
+  fc.constant({ type: 'CODE_INTERPRETER' }),
+  record({ type: fc.constant('FILE_SEARCH'), fileSearchTool: optional(fileSearchTool) }),
+  record({ type: fc.constant('IMAGE_GENERATION'), imageGenerationTool: optional(imageGenerationTool) }),
+  record({ type: fc.constant('COMPUTER_USE'), computerUseTool }),
+);
+
+const transport = record({ url: httpUrl, headers: optional(headerMap) });
+const createMcpServer = fc.oneof(
+  record({ transportType: fc.constant('SSE'), sseTransport: transport }),
+  record({ transportType: fc.constant('HTTP'), httpTransport: transport }),
+);
+
+const openapiSpec = fc
+  .tuple(label, fc.constantFrom('3.0.3', '3.1.0'), fc.stringMatching(/^\/[a-z]{1,10}$/))
+  .map(([title, openapi, path]) => JSON.stringify({ openapi, info: { title, version: '1' }, paths: { [path]: { get: { responses: { '200': { description: 'ok' } } } } } }));
+const httpMethod = fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS');
+const jsonHeaders = headerMap.map((headers) => JSON.stringify(headers));
+const jsonBody = fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.stringify(value));
+const createFunction = record({
+  openapiSpec,
+  handler: record({
+    type: fc.constant('REQUEST'),
+    requestHandler: record({ url: httpUrl, method: httpMethod, headers: optional(jsonHeaders), body: optional(jsonBody) }),
+  }),
+});
+const updateFunction = record({
+  openapiSpec: optional(openapiSpec),
+  handler: optional(
+    record({
+      type: optional(fc.constant('REQUEST')),
+      requestHandler: optional(record({ url: optional(httpUrl), method: optional(httpMethod), headers: optional(jsonHeaders), body: optional(jsonBody) })),
+    }),
+  ),
+});
+
+const localDateTime = fc
+  .record({
+    year: fc.integer({ min: 2025, max: 2030 }),
+    month: fc.integer({ min: 1, max: 12 }),
+    day: fc.integer({ min: 1, max: 28 }),
+    hour: fc.integer({ min: 0, max: 23 }),
+    minute: fc.integer({ min: 0, max: 59 }),
+    second: fc.integer({ min: 0, max: 59 }),
+  })
+  .map(({ year, month, day, hour, minute, second }) => {
+    const two = (n: number) => String(n).padStart(2, '0');
+    return `${year}-${two(month)}-${two(day)}T${two(hour)}:${two(minute)}:${two(second)}`;
+  });
+const timeZone = fc.constantFrom('UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Pacific/Chatham');
+const recurrenceRules = fc.array(record({ frequency: fc.constantFrom('hourly', 'daily', 'weekly', 'monthly', 'yearly') }), { maxLength: 3 });
+const threadId = uuidOr(PLACEHOLDER.threadA, PLACEHOLDER.threadA, PLACEHOLDER.threadB);
+const createTask = record({
+  title: label,
+  message: text(32_000).filter((value) => value.length > 0),
+  schedule: record({ start: localDateTime, timeZone, recurrenceRules: optional(recurrenceRules) }),
+  threadId: optional(threadId),
+  key: optional(text(255)),
+});
+const updateTask = record({
+  title: optional(label),
+  message: optional(text(32_000).filter((value) => value.length > 0)),
+  schedule: optional(record({ start: optional(localDateTime), timeZone: optional(timeZone), recurrenceRules: optional(recurrenceRules) })),
+  threadId: optional(threadId),
+  key: optional(text(255)),
+});
+
+const ASSISTANT = '/api/cloud/assistants/{assistantId}';
+
+export const OPERATIONS: Operation[] = [
+  { group: 'api-keys', method: 'post', path: '/api/cloud/api-keys', keys: ['private', 'organization'],
+    body: fc.oneof(
+      record({ name: label }),
+      record({ name: label, type: fc.constantFrom('PUBLIC', 'PRIVATE'), workspaceId: uuidOr(PLACEHOLDER.workspaceA, PLACEHOLDER.workspaceA, PLACEHOLDER.workspaceB) }),
+    ) },
+  { group: 'api-keys', method: 'get', path: '/api/cloud/api-keys', keys: ['private'], query: pageQuery },
+  { group: 'api-keys', method: 'patch', path: '/api/cloud/api-keys/{apiKeyId}', keys: ['private'], body: record({ name: label }) },
+  { group: 'api-keys', method: 'delete', path: '/api/cloud/api-keys/{apiKeyId}', keys: ['private'] },
+
+  { group: 'workspaces', method: 'post', path: '/api/cloud/workspaces', keys: ['organization'], body: record({ name: label }) },
+  { group: 'workspaces', method: 'get', path: '/api/cloud/workspaces', keys: ['organization'], query: pageQuery },
+
+  { group: 'assistants', method: 'post', path: '/api/cloud/assistants', keys: ['private'],
+    body: record({ name: label, provider, model: optional(fc.oneof(fc.constant(null), label)), instructions: optional(fc.oneof(fc.constant(null), text(256_000))) }) },
+  { group: 'assistants', method: 'get', path: '/api/cloud/assistants', keys: ['private'], query: pageQuery },
+  { group: 'assistants', method: 'get', path: ASSISTANT, keys: ['private'] },
+  { group: 'assistants', method: 'patch', path: ASSISTANT, keys: ['private'],
+    body: record({ name: optional(label), provider: optional(provider), model: optional(fc.oneof(fc.constant(null), label)), instructions: optional(fc.oneof(fc.constant(null), text(256_000))) }) },
+  { group: 'assistants', method: 'delete', path: ASSISTANT, keys: ['private'] },
+
+  { group: 'tools', method: 'post', path: `${ASSISTANT}/tools`, keys: ['private'], body: createTool },
+  { group: 'tools', method: 'get', path: `${ASSISTANT}/tools`, keys: ['private'], query: pageQuery },
+  { group: 'tools', method: 'delete', path: `${ASSISTANT}/tools/{toolId}`, keys: ['private'] },
+
+  { group: 'mcp-servers', method: 'post', path: `${ASSISTANT}/mcp-servers`, keys: ['private'], body: createMcpServer },
+  { group: 'mcp-servers', method: 'get', path: `${ASSISTANT}/mcp-servers`, keys: ['private'], query: pageQuery },
+  { group: 'mcp-servers', method: 'get', path: `${ASSISTANT}/mcp-servers/{mcpServerId}`, keys: ['private'] },
+  { group: 'mcp-servers', method: 'delete', path: `${ASSISTANT}/mcp-servers/{mcpServerId}`, keys: ['private'] },
+
+  { group: 'functions', method: 'post', path: `${ASSISTANT}/functions`, keys: ['private'], body: createFunction },
+  { group: 'functions', method: 'get', path: `${ASSISTANT}/functions`, keys: ['private'], query: pageQuery },
+  { group: 'functions', method: 'get', path: `${ASSISTANT}/functions/{functionId}`, keys: ['private'] },
+  { group: 'functions', method: 'patch', path: `${ASSISTANT}/functions/{functionId}`, keys: ['private'], body: updateFunction },
+  { group: 'functions', method: 'delete', path: `${ASSISTANT}/functions/{functionId}`, keys: ['private'] },
+
+  { group: 'initial-messages', method: 'get', path: `${ASSISTANT}/initial-messages`, keys: ['private'] },
+  { group: 'initial-messages', method: 'put', path: `${ASSISTANT}/initial-messages`, keys: ['private'],
+    body: record({ initialMessages: fc.array(record({ role: fc.constant('ASSISTANT'), content: text(32_000).filter((value) => value.length > 0) }), { maxLength: 5 }) }) },
+
+  { group: 'tasks', method: 'post', path: '/api/cloud/tasks', keys: ['private'], body: createTask },
+  { group: 'tasks', method: 'get', path: '/api/cloud/tasks', keys: ['private'],
+    query: fc.tuple(pageQuery, optional(text(255))).map(([page, key]) => (key === undefined ? page : [...page, ['key', key] as [string, string]])) },
+  { group: 'tasks', method: 'get', path: '/api/cloud/tasks/{taskId}', keys: ['private'] },
+  { group: 'tasks', method: 'patch', path: '/api/cloud/tasks/{taskId}', keys: ['private'], body: updateTask },
+  { group: 'tasks', method: 'delete', path: '/api/cloud/tasks/{taskId}', keys: ['private'] },
+];
+
+export const GROUPS = [...new Set(OPERATIONS.map(({ group }) => group))];
+
+/** The table behind each path parameter. */
+export const TABLE_OF_PARAMETER: Record<string, string> = {
+  apiKeyId: 'api_keys',
+  assistantId: 'assistants',
+  toolId: 'tools',
+  mcpServerId: 'mcp_servers',
+  functionId: 'functions',
+  taskId: 'tasks',
+};
+
+export const parametersOf = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name);

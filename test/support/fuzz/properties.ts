@@ -1,0 +1,70 @@
+import { STATUS_CODES } from 'node:http';
+import type { Response } from 'supertest';
+import type { FuzzRequest } from './requests.js';
+import type { SentRequest, FuzzWorld } from './world.js';
+
+/** The one documented error body without `message`: create-tool with a type the provider does not offer (DESIGN.md §4). */
+const PROVIDER_REFUSAL = /^Tool type \w+ is not available for the assistant's provider configuration$/;
+const CREATE_TOOL = /^\/api\/cloud\/assistants\/[^/]+\/tools$/;
+
+/**
+ * Sends one fuzzed request of workspace A and checks, throwing on the first broken one:
+ * (1) no 5xx; (2) an error body is exactly `{error, message}` with `error` the reason phrase;
+ * (3) a refused request changed nothing in the database; (4) workspace B's rows are unchanged and
+ * none of B's ids or key values appear in the response. A success is 201 for POST, else 200.
+ */
+export async function checkOneRequest(world: FuzzWorld, request: FuzzRequest): Promise<void> {
+  await world.replenishA();
+  const sent = await world.resolve(request);
+  const [databaseBefore, workspaceBBefore] = await Promise.all([world.snapshots.whole(), world.snapshots.workspace(world.workspaceB)]);
+  const response = await world.send(sent);
+  const [databaseAfter, workspaceBAfter] = await Promise.all([world.snapshots.whole(), world.snapshots.workspace(world.workspaceB)]);
+  const text = responseText(response);
+  const fail = (broken: string) => {
+    throw new Error(`${broken}\n  request: ${describe(sent)}\n  response: ${response.status} ${text.slice(0, 500)}`);
+  };
+
+  if (response.status >= 500) fail('(1) the service answered with a 5xx');
+  if (response.status < 400) {
+    const expected = sent.method === 'post' ? 201 : 200;
+    if (response.status !== expected) fail(`a success must be ${expected}`);
+  } else {
+    const problem = errorBodyProblem(response, sent);
+    if (problem !== undefined) fail(`(2) ${problem}`);
+    const changed = Object.keys(databaseBefore).filter((table) => databaseBefore[table] !== databaseAfter[table]);
+    if (changed.length > 0) fail(`(3) a refused request changed the tables ${changed.join(', ')}`);
+  }
+  const organizationActsOnB = sent.byOrganizationKey && (sent.body ?? '').includes(world.workspaceB);
+  if (!organizationActsOnB) {
+    const changedInB = Object.keys(workspaceBBefore).filter((table) => workspaceBBefore[table] !== workspaceBAfter[table]);
+    if (changedInB.length > 0) fail(`(4) a request of workspace A changed workspace B's ${changedInB.join(', ')}`);
+  }
+  // An error may echo an id the request itself sent (an unknown route names its path); a success never names B.
+  const echoed = response.status >= 400 ? `${sent.url} ${sent.body ?? ''}`.toLowerCase() : '';
+  const mayName = (secret: string) => (sent.byOrganizationKey && secret === world.workspaceB) || echoed.includes(secret);
+  const revealed = world.secretsOfB.filter((secret) => !mayName(secret) && text.toLowerCase().includes(secret));
+  if (revealed.length > 0) fail(`(4) the response reveals workspace B's ${revealed.join(', ')}`);
+}
+
+function errorBodyProblem(response: Response, sent: SentRequest): string | undefined {
+  if (!/^application\/json\b/.test(response.headers['content-type'] ?? '')) return `an error is not JSON but ${response.headers['content-type']}`;
+  const body: unknown = JSON.parse(responseText(response));
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'an error body is not an object';
+  const { error, message, ...rest } = body as Record<string, unknown>;
+  if (Object.keys(rest).length > 0) return `an error body has other properties: ${Object.keys(rest).join(', ')}`;
+  const refusal = response.status === 400 && sent.method === 'post' && CREATE_TOOL.test(sent.url.split('?')[0]) && message === undefined;
+  if (refusal) return typeof error === 'string' && PROVIDER_REFUSAL.test(error) ? undefined : 'a create-tool error without a message is not the provider refusal';
+  if (error !== STATUS_CODES[response.status]) return `error is ${JSON.stringify(error)}, not the reason phrase of ${response.status}`;
+  if (typeof message !== 'string' || message === '') return 'an error has no message';
+  return undefined;
+}
+
+function responseText(response: Response): string {
+  if (typeof response.text === 'string') return response.text;
+  return Buffer.isBuffer(response.body) ? response.body.toString('utf8') : JSON.stringify(response.body ?? '');
+}
+
+function describe({ method, url, headers, body }: SentRequest): string {
+  const shownBody = body === undefined ? '' : ` body(${body.length}): ${body.slice(0, 300)}`;
+  return `${method.toUpperCase()} ${url.slice(0, 300)} ${JSON.stringify(headers)}${shownBody}`;
+}

@@ -1,0 +1,200 @@
+import type { Response } from 'supertest';
+import { DataSource } from 'typeorm';
+import { ASSISTANTS, UNKNOWN_ID, UNKNOWN_KEY } from '../assistants.js';
+import { bearer, ORGANIZATION_KEY, PRIVATE_KEY, seedSecondWorkspace, type TestApp } from '../test-app.js';
+import { PLACEHOLDER, TABLE_OF_PARAMETER } from './operations.js';
+import { type AuthChoice, type FuzzRequest, type IdChoice, percentEncode } from './requests.js';
+import { DatabaseSnapshots } from './snapshot.js';
+
+const SPEC = JSON.stringify({ openapi: '3.1.0', info: { title: 'Orders', version: '1' }, paths: { '/ping': { get: { responses: { '200': { description: 'pong' } } } } } });
+const FUNCTION = { openapiSpec: SPEC, handler: { type: 'REQUEST', requestHandler: { url: 'https://api.example.com/orders', method: 'POST' } } };
+const TASK = { title: 'Daily', message: 'Summarise', schedule: { start: '2026-12-01T09:30:00', timeZone: 'Europe/Berlin' } };
+const SSE_SERVER = { transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse' } };
+
+/** What a request of workspace A was sent as, ready for supertest. */
+export interface SentRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** The organization key acts on every workspace of its organization, B's included. */
+  byOrganizationKey: boolean;
+}
+
+/**
+ * Workspace A (the bootstrap workspace, whose requests are fuzzed) and workspace B (seeded with
+ * one of every resource, which A's requests must never touch or reveal), on one test app.
+ */
+export class FuzzWorld {
+  readonly snapshots: DatabaseSnapshots;
+  private readonly dataSource: DataSource;
+
+  private constructor(
+    private readonly t: TestApp,
+    snapshots: DatabaseSnapshots,
+    readonly workspaceA: string,
+    readonly workspaceB: string,
+    /** A's bootstrap private key: never offered as a path id, so the fuzzing cannot revoke its own key. */
+    private readonly ownKeyId: string,
+    private readonly publicKey: string,
+    private readonly revokedKey: string,
+    /** Every id of B's rows and every key value of B, lowercase. */
+    readonly secretsOfB: string[],
+  ) {
+    this.snapshots = snapshots;
+    this.dataSource = t.app.get(DataSource);
+  }
+
+  /** After a reset: seeds B through the API, then A. */
+  static async create(t: TestApp): Promise<FuzzWorld> {
+    const dataSource = t.app.get(DataSource);
+    const [{ workspace_id: workspaceA, id: ownKeyId }] = await dataSource.query(`SELECT workspace_id, id FROM api_keys WHERE type = 'PRIVATE'`);
+    const b = await seedSecondWorkspace(t.http);
+    await seedEveryResource(t, b.privateKey);
+    const publicKey = (await t.http.post('/api/cloud/api-keys').set(bearer(PRIVATE_KEY)).send({ name: 'Widget' }).expect(201)).body.apiKey.value;
+    const revoked = await t.http
+      .post('/api/cloud/api-keys')
+      .set(bearer(ORGANIZATION_KEY))
+      .send({ name: 'Revoked', type: 'PRIVATE', workspaceId: workspaceA })
+      .expect(201);
+    await t.http.delete(`/api/cloud/api-keys/${revoked.body.apiKey.id}`).set(bearer(PRIVATE_KEY)).expect(200);
+    const snapshots = await DatabaseSnapshots.of(dataSource);
+    const secretsOfB = [b.privateKey, ...(await idsAndValuesOf(dataSource, b.workspaceId))].map((secret) => secret.toLowerCase());
+    return new FuzzWorld(t, snapshots, workspaceA, b.workspaceId, ownKeyId, publicKey, revoked.body.apiKey.value, secretsOfB);
+  }
+
+  /** Puts back one of every resource in A where the fuzzing deleted the last one, so paths keep finding rows. */
+  async replenishA(): Promise<void> {
+    const count = async (table: string) =>
+      (await this.dataSource.query(`SELECT count(*)::int AS n FROM ${table} WHERE workspace_id = $1`, [this.workspaceA]))[0].n as number;
+    const counts = await Promise.all(['assistants', 'tools', 'mcp_servers', 'functions', 'initial_messages', 'tasks'].map(count));
+    if (counts.every((n) => n > 0)) return;
+    const [assistant] = await this.rowsOfA('assistants');
+    const assistantId = assistant?.id ?? (await this.post(ASSISTANTS, { name: 'Fuzzed', provider: 'OPENAI' })).assistant.id;
+    const [, tools, servers, functions, messages, tasks] = counts;
+    if (servers === 0) await this.post(`${ASSISTANTS}/${assistantId}/mcp-servers`, SSE_SERVER);
+    if (tools === 0) await this.post(`${ASSISTANTS}/${assistantId}/tools`, { type: 'WEB_SEARCH' });
+    if (functions === 0) await this.post(`${ASSISTANTS}/${assistantId}/functions`, FUNCTION);
+    if (messages === 0) await this.call('put', `${ASSISTANTS}/${assistantId}/initial-messages`, { initialMessages: [{ role: 'ASSISTANT', content: 'Hi' }] }, 200);
+    if (tasks === 0) await this.post('/api/cloud/tasks', TASK);
+  }
+
+  /** Picks the path ids and placeholders from the rows there are now. */
+  async resolve(request: FuzzRequest): Promise<SentRequest> {
+    const ids = await this.resolveIds(request.ids);
+    let path = request.operation.path.replace(/\{(\w+)\}/g, (_, name: string) => ids[name]);
+    const query = request.query.map(([name, value]) => `${percentEncode(name)}=${percentEncode(value)}`).join('&');
+    if (query !== '') path += `?${query}`;
+    const headers: Record<string, string> = {};
+    const authorization = this.authorization(request.auth, request.operation.keys);
+    if (authorization !== undefined) headers.Authorization = authorization;
+    const sent: SentRequest = { method: request.method, url: path, headers, byOrganizationKey: authorization === `Bearer ${ORGANIZATION_KEY}` };
+    if (request.body.kind === 'text') {
+      headers['Content-Type'] = request.body.contentType;
+      sent.body = await this.fillPlaceholders(request.body.text, ids.assistantId);
+    }
+    return sent;
+  }
+
+  async send({ method, url, headers, body }: SentRequest): Promise<Response> {
+    let test = this.t.http[method as 'get'](url);
+    for (const [name, value] of Object.entries(headers)) test = test.set(name, value);
+    return body === undefined ? test : test.send(body);
+  }
+
+  private async resolveIds(choices: Record<string, IdChoice>): Promise<Record<string, string>> {
+    const resolved: Record<string, string> = {};
+    // The child id first: when the assistant is of the same workspace, it is the child's own assistant.
+    let parent: { workspace: 'own' | 'other'; assistantId: string } | undefined;
+    for (const [name, choice] of Object.entries(choices).reverse()) {
+      if (choice.kind === 'random') resolved[name] = choice.id;
+      else if (choice.kind === 'text') resolved[name] = percentEncode(choice.text);
+      else if (choice.kind === 'raw') resolved[name] = choice.segment;
+      else {
+        const workspace = choice.kind === 'other-workspace' ? 'other' : 'own';
+        const sameParent = name === 'assistantId' && parent?.workspace === workspace ? parent.assistantId : undefined;
+        const rows = await this.rowsOf(TABLE_OF_PARAMETER[name], workspace === 'own' ? this.workspaceA : this.workspaceB);
+        const row = rows[choice.index % Math.max(rows.length, 1)];
+        const id = sameParent ?? row?.id ?? UNKNOWN_ID;
+        if (row?.assistant_id) parent = { workspace, assistantId: row.assistant_id };
+        resolved[name] = choice.kind === 'own-uppercase' ? id.toUpperCase() : id;
+      }
+    }
+    return resolved;
+  }
+
+  private async rowsOf(table: string, workspaceId: string): Promise<{ id: string; assistant_id?: string }[]> {
+    const rows: { id: string; assistant_id?: string }[] = await this.dataSource.query(`SELECT * FROM ${table} WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId]);
+    return rows.filter(({ id }) => id !== this.ownKeyId);
+  }
+
+  private rowsOfA(table: string) {
+    return this.rowsOf(table, this.workspaceA);
+  }
+
+  private authorization(auth: AuthChoice, accepted: string[]): string | undefined {
+    switch (auth.kind) {
+      case 'valid':
+        return `Bearer ${accepted[auth.index % accepted.length] === 'organization' ? ORGANIZATION_KEY : PRIVATE_KEY}`;
+      case 'key':
+        return `Bearer ${{ organization: ORGANIZATION_KEY, public: this.publicKey, revoked: this.revokedKey, unknown: UNKNOWN_KEY }[auth.key]}`;
+      case 'header':
+        return auth.value.replaceAll('{key}', PRIVATE_KEY);
+      case 'none':
+        return undefined;
+    }
+  }
+
+  private async fillPlaceholders(text: string, assistantInPath: string | undefined): Promise<string> {
+    if (!text.includes('$')) return text;
+    const first = async (table: string, workspaceId: string, where = '', parameters: unknown[] = []) =>
+      ((await this.dataSource.query(`SELECT id FROM ${table} WHERE workspace_id = $1 ${where} ORDER BY created_at, id LIMIT 1`, [workspaceId, ...parameters]))[0]
+        ?.id as string | undefined) ?? UNKNOWN_ID;
+    const values: Record<string, () => Promise<string>> = {
+      [PLACEHOLDER.workspaceA]: async () => this.workspaceA,
+      [PLACEHOLDER.workspaceB]: async () => this.workspaceB,
+      [PLACEHOLDER.threadA]: () => first('threads', this.workspaceA),
+      [PLACEHOLDER.threadB]: () => first('threads', this.workspaceB),
+      [PLACEHOLDER.mcpServerA]: () =>
+        assistantInPath === undefined ? first('mcp_servers', this.workspaceA) : first('mcp_servers', this.workspaceA, 'AND assistant_id::text = $2', [assistantInPath]),
+      [PLACEHOLDER.mcpServerB]: () => first('mcp_servers', this.workspaceB),
+    };
+    for (const [placeholder, value] of Object.entries(values)) {
+      if (text.includes(placeholder)) text = text.replaceAll(placeholder, await value());
+    }
+    return text;
+  }
+
+  private async post(path: string, body: object): Promise<Record<string, { id: string }>> {
+    return this.call('post', path, body, 201);
+  }
+
+  private async call(method: 'post' | 'put', path: string, body: object, status: number): Promise<Record<string, { id: string }>> {
+    return (await this.t.http[method](path).set(bearer(PRIVATE_KEY)).send(body).expect(status)).body;
+  }
+}
+
+/** One of every resource in B, made through the API with B's own key. */
+async function seedEveryResource(t: TestApp, key: string): Promise<void> {
+  const post = async (path: string, body: object) => (await t.http.post(path).set(bearer(key)).send(body).expect(201)).body;
+  const { assistant } = await post(ASSISTANTS, { name: 'B assistant', provider: 'OPENAI' });
+  const of = `${ASSISTANTS}/${assistant.id}`;
+  const { mcpServer } = await post(`${of}/mcp-servers`, SSE_SERVER);
+  await post(`${of}/tools`, { type: 'COMPUTER_USE', computerUseTool: { displayWidth: 1280, displayHeight: 800, mcpServerId: mcpServer.id } });
+  await post(`${of}/tools`, { type: 'FILE_SEARCH', fileSearchTool: { vectorStoreIds: ['vs_b'] } });
+  await post(`${of}/functions`, FUNCTION);
+  await t.http.put(`${of}/initial-messages`).set(bearer(key)).send({ initialMessages: [{ role: 'ASSISTANT', content: 'B says hi' }] }).expect(200);
+  await post('/api/cloud/tasks', { ...TASK, key: 'b-key' });
+  await post('/api/cloud/api-keys', { name: 'B widget' });
+}
+
+async function idsAndValuesOf(dataSource: DataSource, workspaceId: string): Promise<string[]> {
+  const tables: { table: string }[] = await dataSource.query(
+    `SELECT table_name AS table FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'workspace_id'`,
+  );
+  const ids = await Promise.all(
+    tables.map(async ({ table }) => (await dataSource.query(`SELECT id::text FROM "${table}" WHERE workspace_id = $1`, [workspaceId])).map(({ id }: { id: string }) => id)),
+  );
+  const values = await dataSource.query(`SELECT value FROM api_keys WHERE workspace_id = $1 AND value IS NOT NULL`, [workspaceId]);
+  return [workspaceId, ...ids.flat(), ...values.map(({ value }: { value: string }) => value)];
+}
