@@ -29,7 +29,8 @@ const DOCUMENT_PATH = resolve('openapi.json');
 const BASE = 'https://amc.invalid/openapi.json';
 const ERROR_SCHEMA = 'ErrorResponseDto';
 /** Swagger UI and the document itself: served, but not part of the API they describe. */
-const DOCS = /^\/docs(?:-json|-yaml)?(?:\/|$)/;
+/** Served beside the API but not part of it: Swagger UI and its documents, and the Prometheus metrics (which METRICS_PORT can move elsewhere). */
+const NOT_THE_API = /^\/(?:docs(?:-json|-yaml)?(?:\/|$)|metrics$)/;
 /** Headers whose presence means something to a client, so they must be documented where they are sent. */
 const MEANINGFUL_HEADERS = ['link', 'retry-after'];
 
@@ -53,7 +54,7 @@ export class OpenApiContract {
     this.routes = Object.entries(document.paths)
       .map(([template, operations]) => ({
         template,
-        pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+        pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}/?$`, 'i'),
         literals: template.split('/').filter((segment) => !segment.startsWith('{')).length,
         operations,
       }))
@@ -67,7 +68,7 @@ export class OpenApiContract {
     const route = this.routes.find(({ pattern }) => pattern.test(path));
     const operation = route?.operations[method];
     if (route === undefined || operation === undefined) {
-      if (DOCS.test(path)) return { skipped: true };
+      if (NOT_THE_API.test(path)) return { skipped: true };
       return this.checkUndocumentedRoute(response, path);
     }
     const name = `${method.toUpperCase()} ${route.template}`;
@@ -96,7 +97,7 @@ export class OpenApiContract {
       const header = headers[name];
       if (header === undefined) return `the ${name} header is sent but not documented for this status`;
       const validate = this.validator(`header ${name} ${JSON.stringify(header.schema)}`, header.schema ?? {});
-      if (!validate(value)) return `the ${name} header "${value}" does not match its schema: ${describe(validate.errors)}`;
+      if (!validate(asSchemaValue(value, header.schema))) return `the ${name} header "${value}" does not match its schema: ${describe(validate.errors)}`;
     }
     return undefined;
   }
@@ -155,4 +156,10 @@ function jsonSchema<T>(value: T): T {
     else converted[key] = jsonSchema(child);
   }
   return (nullable === true ? { anyOf: [{ type: 'null' }, converted] } : converted) as T;
+}
+
+/** A header is text on the wire; an integer header schema describes the number that text spells. */
+function asSchemaValue(value: string, schema: Schema | undefined): unknown {
+  const type = (schema as { type?: string } | undefined)?.type;
+  return (type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
 }
