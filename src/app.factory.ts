@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import { AppModule } from './app.module.js';
 import { BODY_LIMIT } from './common/body-limit.js';
 import { answerUnparsableRequestsWithJson } from './common/client-errors.js';
@@ -56,9 +56,14 @@ function setUpOpenApi(app: NestExpressApplication): void {
 /** Stop accepting, let in-flight requests finish, then close the database and exit 0. */
 export function closeGracefullyOnSignals(app: NestExpressApplication): void {
   const logger = new Logger('Shutdown');
+  const server = app.getHttpServer() as Server;
+  // server.close() refuses new connections but leaves open keep-alive ones serving: a client that
+  // keeps one busy would hold the shutdown open for ever. Its next answer closes it instead.
+  server.prependListener('request', (_request, response: ServerResponse) => {
+    if (!server.listening) response.setHeader('Connection', 'close');
+  });
   const close = async (signal: NodeJS.Signals) => {
     logger.log(`${signal} received: finishing in-flight requests`);
-    const server = app.getHttpServer() as Server;
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await app.close();
     process.exit(0);

@@ -14,7 +14,12 @@ const CONNECTION_ERROR_CODES = new Set([
   '08006', // connection_failure
 ]);
 
-const CONNECTION_ERROR_MESSAGES = [/Connection terminated/i, /timeout exceeded when trying to connect/i, /Client has encountered a connection error/i];
+const CONNECTION_ERROR_MESSAGES = [
+  /Connection terminated/i,
+  /timeout exceeded when trying to connect/i,
+  /Client has encountered a connection error/i,
+  /Query read timeout/i, // the query deadline of data-source-options.ts: no answer in time
+];
 
 /** True when the error says the database cannot be reached, rather than that a query was wrong. */
 export function isDatabaseUnavailable(error: unknown): boolean {

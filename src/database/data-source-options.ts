@@ -1,11 +1,25 @@
 import type { DataSourceOptions } from 'typeorm';
+import { DeadlineClient } from './deadline-client.js';
 import { ENTITIES, MIGRATIONS } from './schema.js';
 
 /** Connections per process to a PostgreSQL server: enough to keep both cores busy while requests wait on I/O. */
 export const POOL_SIZE = 10;
 
+/**
+ * How long a connection to PostgreSQL may take to open, and a request waits for a free one. Past it
+ * the request is answered 503: a database that cannot be reached must not hold requests open.
+ */
+const CONNECT_TIMEOUT_MS = 5000;
+
+/**
+ * How long one query of a request may wait for its answer before its connection is given up as
+ * dead (a frozen server, a network that drops packets silently): then the request is answered 503
+ * instead of hanging. Requests' queries take milliseconds; migrations run without this deadline.
+ */
+export const QUERY_DEADLINE_MS = 4000;
+
 /** One definition for the app and the TypeORM CLI. Migrations run at start-up under a lock, never `synchronize`. */
-export function dataSourceOptions(url: string, poolSize = POOL_SIZE): DataSourceOptions {
+export function dataSourceOptions(url: string, poolSize = POOL_SIZE, queryDeadlineMs: number | null = QUERY_DEADLINE_MS): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -14,6 +28,6 @@ export function dataSourceOptions(url: string, poolSize = POOL_SIZE): DataSource
     migrationsTableName: 'migrations',
     synchronize: false,
     migrationsRun: false,
-    extra: { max: poolSize, connectionTimeoutMillis: 5000 },
+    extra: { max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, query_timeout: queryDeadlineMs ?? undefined, Client: DeadlineClient },
   };
 }
