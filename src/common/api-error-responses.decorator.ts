@@ -12,16 +12,18 @@ const WHEN: Record<number, string> = {
   409: 'The request conflicts with stored state',
   413: `The body is larger than ${BODY_LIMIT}`,
   415: 'The body was sent with a content type other than application/json',
+  431: 'The request line and headers are larger than the server accepts (a very long URL, say)',
   429: 'The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry',
   500: 'An unexpected error; the message carries the request id',
   503: 'The database cannot be reached',
 };
 
 /**
- * What any route can answer, whatever it does: a body is checked before routing (malformed JSON,
- * too large, not JSON), and the server's own failures.
+ * What any route can answer, whatever it does: the request line and headers are checked by the
+ * HTTP parser (too large), a body before routing (malformed JSON, too large, not JSON), and the
+ * server's own failures.
  */
-const ANY_ROUTE = [400, 413, 415, 500, 503];
+const ANY_ROUTE = [400, 413, 415, 431, 500, 503];
 /** What the guards answer on every route behind them: no valid key, a key of the wrong kind, or too many requests with the key. */
 const GUARDED_ROUTE = [401, 403, 429];
 

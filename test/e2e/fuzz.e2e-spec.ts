@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import fc from 'fast-check';
 import { DataSource } from 'typeorm';
 import { ASSISTANTS, createAssistant } from '../support/assistants.js';
+import { sendRawRequest } from '../support/fuzz/raw-http.js';
 import { DatabaseSnapshots } from '../support/fuzz/snapshot.js';
 import { GROUPS, OPERATIONS } from '../support/fuzz/operations.js';
 import { checkOneRequest } from '../support/fuzz/properties.js';
@@ -61,7 +62,7 @@ describe('Fuzzing every route under /api/cloud', () => {
 
   describe.each(GROUPS)('%s', (group) => {
     it(
-      `holds the four properties for ${RUNS} fuzzed requests`,
+      `holds the five properties for ${RUNS} fuzzed requests`,
       async () => {
         await t.reset();
         const world = await FuzzWorld.create(t);
@@ -133,6 +134,21 @@ describe('Fuzzing every route under /api/cloud', () => {
         type: 'application/json; charset=utf-8',
         body: { error: 'Request Header Fields Too Large', message: 'The request line and headers are larger than the server accepts' },
       });
+    });
+
+    it.each([
+      ['a control character', 'retry\u0001'],
+      ['DEL', 'retry\u007f'],
+      ['a line break', 'retry\nX-Other: 1'],
+    ])('an Idempotency-Key with %s gets a JSON 400 and creates nothing', async (_case, key) => {
+      const before = await snapshots.whole();
+      const response = await sendRawRequest(
+        t.app.getHttpServer(),
+        `POST ${ASSISTANTS} HTTP/1.1\r\nHost: api\r\nAuthorization: Bearer ${PRIVATE_KEY}\r\nContent-Type: application/json\r\nIdempotency-Key: ${key}`,
+        JSON.stringify({ name: 'Once', provider: 'OPENAI' }),
+      );
+      expect({ status: response.status, body: JSON.parse(response.body) }).toEqual({ status: 400, body: { error: 'Bad Request', message: 'The request is not valid HTTP' } });
+      expect(await snapshots.whole()).toEqual(before);
     });
   });
 });

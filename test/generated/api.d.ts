@@ -1021,6 +1021,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
             500: {
                 headers: {
@@ -1116,6 +1125,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the rate-limit window ends */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1232,6 +1250,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
             500: {
                 headers: {
@@ -1327,6 +1354,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the rate-limit window ends */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1443,6 +1479,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
             500: {
                 headers: {
@@ -1542,6 +1587,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the rate-limit window ends */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1657,6 +1711,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
             500: {
                 headers: {
@@ -1752,6 +1815,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the rate-limit window ends */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1868,6 +1940,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
             500: {
                 headers: {
@@ -1973,6 +2054,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
             500: {
                 headers: {
@@ -2072,6 +2162,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the rate-limit window ends */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2187,6 +2286,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
             500: {
                 headers: {
@@ -2293,6 +2401,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the rate-limit window ends */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2420,6 +2537,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
             500: {
                 headers: {
@@ -2520,6 +2646,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the rate-limit window ends */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2632,6 +2767,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the rate-limit window ends */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2759,6 +2903,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
             500: {
                 headers: {
@@ -2859,6 +3012,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the rate-limit window ends */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2980,6 +3142,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
             500: {
                 headers: {
@@ -3086,6 +3257,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the rate-limit window ends */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3213,6 +3393,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
             500: {
                 headers: {
@@ -3319,6 +3508,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
             500: {
                 headers: {
@@ -3419,6 +3617,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the rate-limit window ends */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3535,6 +3742,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
             500: {
                 headers: {
@@ -3634,6 +3850,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the rate-limit window ends */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3749,6 +3974,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
             500: {
                 headers: {
@@ -3846,6 +4080,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the rate-limit window ends */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3962,6 +4205,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
             500: {
                 headers: {
@@ -4061,6 +4313,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the rate-limit window ends */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4172,6 +4433,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
             500: {
                 headers: {
@@ -4275,6 +4545,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the rate-limit window ends */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -137,11 +137,28 @@ const updateTask = record({
 
 const ASSISTANT = '/api/cloud/assistants/{assistantId}';
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+const offset = fc.constantFrom('Z', 'z', '+00:00', '+05:30', '-08:00', '+14:00', '-12:00');
+/** An instant `days` from when the request is generated, written with a time zone, with or without milliseconds. */
+const dateTimeFromNow = (days: { min: number; max: number }) =>
+  fc.tuple(fc.integer(days), fc.nat(DAY_MS - 1), offset, fc.boolean()).map(([day, ms, zone, fraction]) => {
+    const instant = new Date(Date.now() + day * DAY_MS + ms);
+    const minutes = zone.length === 1 ? 0 : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4)));
+    const local = new Date(instant.getTime() + minutes * 60_000).toISOString().slice(0, fraction ? 23 : 19);
+    return local + zone;
+  });
+/** Mostly a future instant (the key expires later); now and then a past one or one without a zone, which are refused. */
+const expiresAt = fc.oneof(
+  { weight: 6, arbitrary: dateTimeFromNow({ min: 1, max: 3650 }) },
+  { weight: 1, arbitrary: dateTimeFromNow({ min: -3650, max: -1 }) },
+  { weight: 1, arbitrary: fc.constantFrom('2030-01-31T12:00:00', '2030-01-31', '2030-02-30T12:00:00Z', '2030-01-31T24:00:00Z', '1970-01-01T00:00:00Z', 'tomorrow', '') },
+);
+
 export const OPERATIONS: Operation[] = [
   { group: 'api-keys', method: 'post', path: '/api/cloud/api-keys', keys: ['private', 'organization'],
     body: fc.oneof(
-      record({ name: label }),
-      record({ name: label, type: fc.constantFrom('PUBLIC', 'PRIVATE'), workspaceId: uuidOr(PLACEHOLDER.workspaceA, PLACEHOLDER.workspaceA, PLACEHOLDER.workspaceB) }),
+      record({ name: label, expiresAt: optional(expiresAt) }),
+      record({ name: label, type: fc.constantFrom('PUBLIC', 'PRIVATE'), workspaceId: uuidOr(PLACEHOLDER.workspaceA, PLACEHOLDER.workspaceA, PLACEHOLDER.workspaceB), expiresAt: optional(expiresAt) }),
     ) },
   { group: 'api-keys', method: 'get', path: '/api/cloud/api-keys', keys: ['private'], query: pageQuery },
   { group: 'api-keys', method: 'patch', path: '/api/cloud/api-keys/{apiKeyId}', keys: ['private'], body: record({ name: label }) },

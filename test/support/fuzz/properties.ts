@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Response } from 'supertest';
 import type { FuzzRequest } from './requests.js';
-import type { SentRequest, FuzzWorld } from './world.js';
+import { IDEMPOTENCY_KEY, type SentRequest, type FuzzWorld } from './world.js';
 
 /** The one documented error body without `message`: create-tool with a type the provider does not offer (DESIGN.md §4). */
 const PROVIDER_REFUSAL = /^Tool type \w+ is not available for the assistant's provider configuration$/;
@@ -11,7 +11,9 @@ const CREATE_TOOL = /^\/api\/cloud\/assistants\/[^/]+\/tools$/;
  * Sends one fuzzed request of workspace A and checks, throwing on the first broken one:
  * (1) no 5xx; (2) an error body is exactly `{error, message}` with `error` the reason phrase;
  * (3) a refused request changed nothing in the database; (4) workspace B's rows are unchanged and
- * none of B's ids or key values appear in the response. A success is 201 for POST, else 200.
+ * none of B's ids or key values appear in the response; (5) a create that succeeded with an
+ * `Idempotency-Key`, sent again as it was, is answered with the same response, marked replayed,
+ * and changes nothing. A success is 201 for POST, else 200.
  */
 export async function checkOneRequest(world: FuzzWorld, request: FuzzRequest): Promise<void> {
   await world.replenishA();
@@ -44,6 +46,14 @@ export async function checkOneRequest(world: FuzzWorld, request: FuzzRequest): P
   const mayName = (secret: string) => (sent.byOrganizationKey && secret === world.workspaceB) || echoed.includes(secret);
   const revealed = world.secretsOfB.filter((secret) => !mayName(secret) && text.toLowerCase().includes(secret));
   if (revealed.length > 0) fail(`(4) the response reveals workspace B's ${revealed.join(', ')}`);
+  if (response.status === 201 && sent.headers[IDEMPOTENCY_KEY] !== undefined) {
+    const replay = await world.send(sent);
+    const databaseAfterReplay = await world.snapshots.whole();
+    if (replay.status !== 201 || responseText(replay) !== text) fail(`(5) the replay was answered ${replay.status} ${responseText(replay).slice(0, 500)}`);
+    if (replay.headers['idempotent-replayed'] !== 'true') fail('(5) the replay is not marked Idempotent-Replayed: true');
+    const changed = Object.keys(databaseAfter).filter((table) => databaseAfter[table] !== databaseAfterReplay[table]);
+    if (changed.length > 0) fail(`(5) the replay changed the tables ${changed.join(', ')}`);
+  }
 }
 
 function errorBodyProblem(response: Response, sent: SentRequest): string | undefined {

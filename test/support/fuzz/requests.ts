@@ -27,6 +27,8 @@ export interface FuzzRequest {
   query: [string, string][];
   auth: AuthChoice;
   body: BodyChoice;
+  /** The `Idempotency-Key` header, when sent. */
+  idempotencyKey?: string;
 }
 
 const idChoice: fc.Arbitrary<IdChoice> = fc.oneof(
@@ -150,6 +152,28 @@ function queryChoice(valid: fc.Arbitrary<[string, string][]> | undefined): fc.Ar
   return fc.oneof({ weight: 4, arbitrary: base }, { weight: 1, arbitrary: fc.tuple(base, fc.array(junkPair, { minLength: 1, maxLength: 3 })).map(([pairs, junk]) => [...pairs, ...junk]) });
 }
 
+/**
+ * A few keys that every POST of a run shares, so that keys come back: with the body of their first
+ * use (a replay), with another body (409), or on another route (a key of its own there).
+ */
+const REUSED_KEYS = ['retry-1', 'retry-2', 'order 7f3a-PAYMENT'];
+const printable = fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code));
+/** What a client can put in the header (Node refuses other control characters): tab, Latin-1, UTF-8 bytes read as Latin-1. */
+const malformedKey = fc.oneof(
+  fc.constantFrom('', '   ', 'a'.repeat(256), 'k'.repeat(300), 'tab\there', '\tleading-tab', 'clé', '\u00a0nbsp', Buffer.from('键-🔑', 'utf8').toString('latin1')),
+  headerText.filter((text) => /[^\x20-\x7e]/.test(text)),
+  fc.string({ unit: printable, minLength: 256, maxLength: 1000 }),
+);
+const idempotencyKey = fc.oneof(
+  { weight: 3, arbitrary: fc.constant(undefined) },
+  { weight: 3, arbitrary: fc.constantFrom(...REUSED_KEYS) },
+  { weight: 2, arbitrary: fc.oneof(fc.uuid(), fc.string({ unit: printable, minLength: 1, maxLength: 255 })) },
+  { weight: 1, arbitrary: malformedKey },
+);
+/** Only creates honour the header; elsewhere it is sent now and then, to be ignored. */
+const idempotencyKeyFor = (operation: Operation) =>
+  operation.method === 'post' ? idempotencyKey : fc.oneof({ weight: 9, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: idempotencyKey });
+
 const anyMethod = fc.constantFrom<Method>('get', 'post', 'put', 'patch', 'delete');
 
 /** A third of the requests are valid in every part, so that the paths that succeed are fuzzed too; the rest are broken anywhere. */
@@ -169,6 +193,7 @@ function validRequestFor(operation: Operation): fc.Arbitrary<FuzzRequest> {
     query: operation.query ?? fc.constant([]),
     auth: fc.nat().map((index): AuthChoice => ({ kind: 'valid', index })),
     body,
+    idempotencyKey: idempotencyKeyFor(operation),
   });
 }
 
@@ -184,6 +209,7 @@ function brokenRequestFor(operation: Operation): fc.Arbitrary<FuzzRequest> {
     query: queryChoice(operation.query),
     auth: authChoice,
     body,
+    idempotencyKey: idempotencyKeyFor(operation),
   });
 }
 

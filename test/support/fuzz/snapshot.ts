@@ -4,8 +4,28 @@ import type { DataSource } from 'typeorm';
 export type Snapshot = Record<string, string>;
 
 /**
+ * Columns left out of every snapshot. `api_keys.last_used_at` is written off the request's path
+ * (at most once a minute per key) on any authenticated request, a refused one included, so it
+ * may change at any moment; a refused request must still change nothing else.
+ */
+const VOLATILE_COLUMNS: Record<string, string[]> = { api_keys: ['last_used_at'] };
+
+/** Rows of a table without a `workspace_id` column that belong to one workspace all the same. */
+const WORKSPACE_FILTER: Record<string, string> = {
+  workspaces: 'r.id = $1',
+  idempotency_keys: `r.caller = 'workspace:' || $1`,
+};
+
+interface TableShape {
+  table: string;
+  columns: string[];
+  primaryKey: string[];
+}
+
+/**
  * Takes snapshots of the whole database and of one workspace's rows, each in one query. The
- * tables are read from the catalog once, so a table added by a later migration is covered too.
+ * tables, their columns and primary keys are read from the catalog once, so a table added by a
+ * later migration is covered too, whatever its key.
  */
 export class DatabaseSnapshots {
   private constructor(
@@ -15,18 +35,11 @@ export class DatabaseSnapshots {
   ) {}
 
   static async of(dataSource: DataSource): Promise<DatabaseSnapshots> {
-    const tables: { table: string; scoped: boolean }[] = await dataSource.query(`
-      SELECT t.tablename AS table,
-             EXISTS (SELECT 1 FROM information_schema.columns c
-                     WHERE c.table_schema = current_schema() AND c.table_name = t.tablename AND c.column_name = 'workspace_id') AS scoped
-      FROM pg_tables t WHERE t.schemaname = current_schema() AND t.tablename <> 'migrations' ORDER BY t.tablename`);
-    const digest = (table: string, where: string) =>
-      `SELECT '${table}' AS "table", count(*)::int || ':' || md5(coalesce(string_agg(r::text, '|' ORDER BY r.id), '')) AS digest ` +
-      `FROM "${table}" r ${where}`;
-    const whole = tables.map(({ table }) => digest(table, ''));
-    const workspace = tables.flatMap(({ table, scoped }) => {
-      if (table === 'workspaces') return [digest(table, 'WHERE r.id = $1')];
-      return scoped ? [digest(table, 'WHERE r.workspace_id = $1')] : [];
+    const tables = await tableShapes(dataSource);
+    const whole = tables.map((shape) => digest(shape, ''));
+    const workspace = tables.flatMap((shape) => {
+      const filter = WORKSPACE_FILTER[shape.table] ?? (shape.columns.includes('workspace_id') ? 'r.workspace_id = $1' : undefined);
+      return filter === undefined ? [] : [digest(shape, `WHERE ${filter}`)];
     });
     return new DatabaseSnapshots(dataSource, whole.join(' UNION ALL '), workspace.join(' UNION ALL '));
   }
@@ -40,6 +53,35 @@ export class DatabaseSnapshots {
     return toSnapshot(await this.dataSource.query(this.workspaceSql, [workspaceId]));
   }
 }
+
+async function tableShapes(dataSource: DataSource): Promise<TableShape[]> {
+  const rows: { table: string; columns: string[]; primary_key: string[] | null }[] = await dataSource.query(`
+    SELECT t.tablename AS table,
+           (SELECT array_agg(c.column_name::text ORDER BY c.ordinal_position) FROM information_schema.columns c
+             WHERE c.table_schema = current_schema() AND c.table_name = t.tablename) AS columns,
+           (SELECT array_agg(a.attname::text ORDER BY k.position)
+              FROM pg_index i
+              CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, position)
+              JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+             WHERE i.indrelid = format('%I.%I', t.schemaname, t.tablename)::regclass AND i.indisprimary) AS primary_key
+    FROM pg_tables t WHERE t.schemaname = current_schema() AND t.tablename <> 'migrations' ORDER BY t.tablename`);
+  return rows.map(({ table, columns, primary_key }) => {
+    const volatile = VOLATILE_COLUMNS[table] ?? [];
+    return { table, columns: columns.filter((column) => !volatile.includes(column)), primaryKey: primary_key ?? [] };
+  });
+}
+
+/** Count and md5 of the rows; ordered by primary key, or by the row text for a table without one. */
+function digest({ table, columns, primaryKey }: TableShape, where: string): string {
+  const row = `ROW(${columns.map((column) => `r.${quoted(column)}`).join(', ')})::text`;
+  const order = primaryKey.length > 0 ? primaryKey.map((column) => `r.${quoted(column)}`).join(', ') : row;
+  return (
+    `SELECT '${table}' AS "table", count(*)::int || ':' || md5(coalesce(string_agg(${row}, '|' ORDER BY ${order}), '')) AS digest ` +
+    `FROM ${quoted(table)} r ${where}`
+  );
+}
+
+const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 function toSnapshot(rows: { table: string; digest: string }[]): Snapshot {
   return Object.fromEntries(rows.map(({ table, digest }) => [table, digest]));

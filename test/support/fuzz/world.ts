@@ -6,6 +6,8 @@ import { PLACEHOLDER, TABLE_OF_PARAMETER } from './operations.js';
 import { type AuthChoice, type FuzzRequest, type IdChoice, percentEncode } from './requests.js';
 import { DatabaseSnapshots } from './snapshot.js';
 
+export const IDEMPOTENCY_KEY = 'Idempotency-Key';
+
 const SPEC = JSON.stringify({ openapi: '3.1.0', info: { title: 'Orders', version: '1' }, paths: { '/ping': { get: { responses: { '200': { description: 'pong' } } } } } });
 const FUNCTION = { openapiSpec: SPEC, handler: { type: 'REQUEST', requestHandler: { url: 'https://api.example.com/orders', method: 'POST' } } };
 const TASK = { title: 'Daily', message: 'Summarise', schedule: { start: '2026-12-01T09:30:00', timeZone: 'Europe/Berlin' } };
@@ -88,6 +90,7 @@ export class FuzzWorld {
     const headers: Record<string, string> = {};
     const authorization = this.authorization(request.auth, request.operation.keys);
     if (authorization !== undefined) headers.Authorization = authorization;
+    if (request.idempotencyKey !== undefined) headers[IDEMPOTENCY_KEY] = request.idempotencyKey;
     const sent: SentRequest = { method: request.method, url: path, headers, byOrganizationKey: authorization === `Bearer ${ORGANIZATION_KEY}` };
     if (request.body.kind === 'text') {
       headers['Content-Type'] = request.body.contentType;
