@@ -1,7 +1,10 @@
 // Starting, timing and stopping the service (and the floor) as real processes for the benchmarks.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFile } from 'node:fs/promises';
+import { closeSync, openSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 
@@ -10,28 +13,32 @@ export const PRIVATE_KEY = 'sk_bench0private0key0aaaaaaaaaaaaaaaaaaaaaaaaa';
 /** The V8 flags of `npm start` and of the image's CMD. */
 const SERVICE_NODE_FLAGS = ['--max-semi-space-size=4'];
 
-/** Runs `node <script>` and resolves once it logs "Listening on port N", with the time that took. */
+/**
+ * Runs `node <script>` and resolves once it logs "Listening on port N", with the time that took.
+ * Its output goes to a file, as a container runtime would take it: read through a pipe, the log
+ * line of every request would cost the load generator's process (on the same 2 cores) as well.
+ */
 export async function startProcess(script, env, nodeFlags = []) {
   const started = performance.now();
+  const logFile = join(tmpdir(), `amc-bench-${process.pid}-${basename(script)}-${Math.round(started)}.log`);
+  const output = openSync(logFile, 'w');
   const child = spawn(process.execPath, [...nodeFlags, script], {
     // The rate limit would refuse a benchmark's load from one key; the request log stays on, as in production.
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'log', RATE_LIMIT_REQUESTS: '0', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', output, 'inherit'],
   });
-  let output = '';
-  const port = await new Promise((resolve, reject) => {
-    const watch = (chunk) => {
-      output += chunk;
-      const listening = /Listening on port (\d+)/.exec(output);
-      if (listening === null) return;
-      // From here on the output (a log line per request) is read and dropped.
-      child.stdout.off('data', watch);
-      resolve(Number(listening[1]));
-    };
-    child.stdout.on('data', watch);
-    child.once('exit', (code) => reject(new Error(`${script} exited (${code}) before listening:\n${output}`)));
-  });
-  return { child, port, url: `http://127.0.0.1:${port}`, listeningAfterMs: performance.now() - started, started };
+  closeSync(output);
+  child.once('exit', () => rm(logFile, { force: true }));
+  for (;;) {
+    const written = await readFile(logFile, 'utf8');
+    const listening = /Listening on port (\d+)/.exec(written);
+    if (listening !== null) {
+      const port = Number(listening[1]);
+      return { child, port, url: `http://127.0.0.1:${port}`, listeningAfterMs: performance.now() - started, started };
+    }
+    if (child.exitCode !== null) throw new Error(`${script} exited (${child.exitCode}) before listening:\n${written}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** Starts the built service and waits for /health to answer 200; `healthyAfterMs` counts from the spawn. */

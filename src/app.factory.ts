@@ -2,7 +2,6 @@ import { type INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
-import { Logger as PinoNestLogger } from 'nestjs-pino';
 import type { Server, ServerResponse } from 'node:http';
 import { AppModule } from './app.module.js';
 import { BODY_LIMIT } from './common/body-limit.js';
@@ -14,7 +13,7 @@ import { securityHeaders } from './common/security-headers.js';
 import { refuseUnpairedSurrogates } from './common/well-formed-json.js';
 import type { AppConfig } from './config/app-config.js';
 import { requestLogging } from './logging/request-logging.js';
-import { createRootLogger } from './logging/root-logger.js';
+import { createRootLogger, nestLoggerOnto } from './logging/root-logger.js';
 import { buildApiDocument } from './openapi/api-document.js';
 import { recordRequestMetrics } from './metrics/record-request-metrics.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
@@ -27,11 +26,10 @@ export function setGlobalPrefix(app: INestApplication): void {
 /** The app, initialised, as main.ts serves it and as the e2e suites test it: same module, same HTTP pipeline. */
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
   const logger = createRootLogger(config.logLevel);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, logger), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
-    bufferLogs: true,
+    logger: nestLoggerOnto(logger),
   });
-  app.useLogger(app.get(PinoNestLogger));
   // An ETag would hash every response body, and no client of this API revalidates with If-None-Match.
   app.set('etag', false);
   setGlobalPrefix(app);

@@ -1,7 +1,5 @@
 import { type DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
-import { LoggerModule } from 'nestjs-pino';
-import type { Logger } from 'pino';
 import { ApiKeysModule } from './api-keys/api-keys.module.js';
 import { AssistantsModule } from './assistants/assistants.module.js';
 import { AuthModule } from './auth/auth.module.js';
@@ -24,15 +22,11 @@ import { WorkspacesModule } from './workspaces/workspaces.module.js';
 
 @Module({})
 export class AppModule {
-  /** `logger` is the one pino logger: Nest's own lines and the request lines (see app.factory.ts) go through it. */
-  static forRoot(config: AppConfig, logger: Logger): DynamicModule {
+  static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        // useExisting: the request logger is mounted by app.factory.ts ahead of the body parser, so that
-        // requests refused there are logged too; this module only carries its per-request logger to Nest's.
-        LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true }),
         DatabaseModule,
         // Global guards run in the order of their modules: the rate limit before the key is looked up.
         RateLimitModule.forRoot(config),

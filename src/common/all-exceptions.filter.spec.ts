@@ -23,12 +23,12 @@ function reply(exception: unknown) {
 }
 
 describe('AllExceptionsFilter', () => {
-  let logged: string[];
+  let logged: unknown[];
 
   beforeEach(() => {
     logged = [];
-    jest.spyOn(Logger.prototype, 'error').mockImplementation((...args: unknown[]) => {
-      logged.push(args.map(String).join(' '));
+    jest.spyOn(Logger.prototype, 'error').mockImplementation((entry: unknown) => {
+      logged.push(entry);
     });
   });
   afterEach(() => jest.restoreAllMocks());
@@ -45,8 +45,13 @@ describe('AllExceptionsFilter', () => {
       body: { error: 'Internal Server Error', message: 'An unexpected error occurred (request id req-1)' },
     });
     expect(JSON.stringify(sent.body)).not.toContain('hunter2');
-    expect(logged.join('\n')).toContain('req-1');
-    expect(logged.join('\n')).toContain('at ');
+    expect(logged).toEqual([
+      {
+        requestId: 'req-1',
+        err: expect.objectContaining({ stack: expect.stringContaining('\n    at ') }),
+        msg: 'request req-1 GET /x failed unexpectedly',
+      },
+    ]);
   });
 
   it('answers 503 when the database cannot be reached', () => {

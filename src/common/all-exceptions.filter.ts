@@ -53,13 +53,14 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return { status: exception.getStatus(), message: bodyParserMessage(exception.cause) ?? httpExceptionMessage(exception) };
     }
     if (isDatabaseUnavailable(exception)) {
-      this.logger.error(`request ${request.id} failed: the database cannot be reached (${errorSummary(exception)})`);
+      this.logger.error({ requestId: request.id, msg: `request ${request.id} failed: the database cannot be reached (${errorSummary(exception)})` });
       return { status: 503, message: 'The database cannot be reached; try again shortly' };
     }
-    this.logger.error(
-      `request ${request.id} ${request.method} ${request.path} failed unexpectedly`,
-      exception instanceof Error ? exception.stack : String(exception),
-    );
+    this.logger.error({
+      requestId: request.id,
+      err: exception instanceof Error ? exception : new Error(String(exception)),
+      msg: `request ${request.id} ${request.method} ${request.path} failed unexpectedly`,
+    });
     return { status: 500, message: `An unexpected error occurred (request id ${request.id})` };
   }
 }

@@ -1,23 +1,17 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { catchError, concatMap, from, type Observable, of, throwError } from 'rxjs';
 import type { Principal } from '../auth/principal.js';
 import { ConflictError, ValidationError } from '../common/errors.js';
 import { digestOfBody, IDEMPOTENCY_KEY_HEADER, problemWithKey } from './idempotency-key.js';
 import { IdempotencyStore, type KeyUse } from './idempotency.store.js';
-import { IDEMPOTENT_ROUTE } from './idempotent.decorator.js';
 
-/** Global: on routes marked @Idempotent(), a request with an Idempotency-Key runs at most once per key and body. */
+/** On the routes marked @Idempotent(), a request with an Idempotency-Key runs at most once per key and body. */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
-  constructor(
-    private readonly reflector: Reflector,
-    private readonly store: IdempotencyStore,
-  ) {}
+  constructor(private readonly store: IdempotencyStore) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    if (!this.reflector.get<boolean>(IDEMPOTENT_ROUTE, context.getHandler())) return next.handle();
     const request = context.switchToHttp().getRequest<Request>();
     const key = request.header(IDEMPOTENCY_KEY_HEADER);
     if (key === undefined) return next.handle();

@@ -1,12 +1,11 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
-
-const REQUEST_ID_KEY = 'requestId';
 
 /** What the line of a finished request says: no body, no query string, no header but the user agent. */
 function requestSummary(request: Request, response: Response, durationMs: number): Record<string, unknown> {
   return {
+    requestId: request.id,
     method: request.method,
     // The pattern that matched (e.g. /api/cloud/tasks/:taskId), absent when none did.
     route: request.route?.path as string | undefined,
@@ -18,22 +17,18 @@ function requestSummary(request: Request, response: Response, durationMs: number
 }
 
 /**
- * One line per request when its response is finished, carrying the request id that
- * assignRequestId gave it; req.log is the same logger bound to that id, for the logs made while handling it.
+ * One line per request once its response is done (or the client went away), carrying the request
+ * id that assignRequestId gave it. Mounted ahead of the body checks, so requests refused there are
+ * logged too.
  */
-export function requestLogging(logger: Logger): RequestHandler {
-  return pinoHttp<Request, Response>({
-    logger,
-    genReqId: (request) => request.id,
-    customAttributeKeys: { reqId: REQUEST_ID_KEY },
-    quietReqLogger: true,
-    quietResLogger: true,
-    customLogLevel: (_, response, error) => (error !== undefined || response.statusCode >= 500 ? 'error' : 'info'),
-    customSuccessMessage: (_, response) => (response.writableEnded ? 'request completed' : 'request aborted'),
-    customErrorMessage: () => 'request failed',
-    customSuccessObject: (request, response, value: { responseTime: number }) =>
-      requestSummary(request, response, value.responseTime),
-    customErrorObject: (request, response, _error, value: { responseTime: number }) =>
-      requestSummary(request, response, value.responseTime),
-  }) as unknown as RequestHandler;
+export function requestLogging(logger: Logger) {
+  return (request: Request, response: Response, next: NextFunction): void => {
+    const started = performance.now();
+    response.once('close', () => {
+      const summary = requestSummary(request, response, Math.round(performance.now() - started));
+      if (response.statusCode >= 500) logger.error(summary, 'request failed');
+      else logger.info(summary, response.writableFinished ? 'request completed' : 'request aborted');
+    });
+    next();
+  };
 }

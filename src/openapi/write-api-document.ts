@@ -5,7 +5,6 @@ import { resolve } from 'node:path';
 import { setGlobalPrefix } from '../app.factory.js';
 import { AppModule } from '../app.module.js';
 import { AppConfig } from '../config/app-config.js';
-import { createRootLogger } from '../logging/root-logger.js';
 import { buildApiDocument } from './api-document.js';
 
 /**
@@ -14,8 +13,7 @@ import { buildApiDocument } from './api-document.js';
  * opened; the routes and their decorators are all the document needs.
  */
 const target = resolve(process.argv[2] ?? 'openapi.json');
-const config = AppConfig.fromEnvironment({});
-const app = await NestFactory.create(AppModule.forRoot(config, createRootLogger(config.logLevel)), { preview: true, logger: false });
+const app = await NestFactory.create(AppModule.forRoot(AppConfig.fromEnvironment({})), { preview: true, logger: false });
 setGlobalPrefix(app);
 const document = buildApiDocument(app);
 await writeFile(target, `${JSON.stringify(document, null, 2)}\n`);
