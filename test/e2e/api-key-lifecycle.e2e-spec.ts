@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { UNAUTHORIZED } from '../support/assistants.js';
-import { bearer, ISO_UTC, ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { bearer, bootstrapWorkspaceId, ISO_UTC, ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
 const API_KEYS = '/api/cloud/api-keys';
 const ASSISTANTS = '/api/cloud/assistants';
@@ -25,7 +25,7 @@ describe('API key lifecycle: expiresAt and lastUsedAt', () => {
   afterAll(() => t.close());
   beforeEach(async () => {
     await t.reset();
-    workspaceId = (await t.http.get('/api/cloud/workspaces').set(bearer(ORGANIZATION_KEY)).expect(200)).body.workspaces[0].id;
+    workspaceId = await bootstrapWorkspaceId(t.http);
   });
 
   /** A PRIVATE key of the default workspace, made with the organization key so that making it is not a use of it. */

@@ -8,7 +8,7 @@ import { bearer, ORGANIZATION_KEY, PRIVATE_KEY, seedSecondWorkspace, startTestAp
 
 const CHROMIUM = '/usr/bin/chromium';
 
-describe('Security headers', () => {
+describe('Security headers and X-Request-Id (one app, default settings)', () => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -17,76 +17,70 @@ describe('Security headers', () => {
   });
   afterAll(() => t.close());
 
-  it.each([
-    ['a JSON answer', ASSISTANTS, bearer(PRIVATE_KEY), 200],
-    ['a 401', ASSISTANTS, {}, 401],
-    ['an unknown route', '/nothing-here', {}, 404],
-    ['/health', '/health', {}, 200],
-  ])('%s says nosniff, forbids framing and loading anything, and hides the framework', async (_, path, headers, status) => {
-    const response = await t.http.get(path).set(headers).expect(status);
-    expect(response.headers['x-content-type-options']).toBe('nosniff');
-    expect(response.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
-    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
-    expect(response.headers['referrer-policy']).toBe('no-referrer');
-    expect(response.headers['x-powered-by']).toBeUndefined();
+  describe('Security headers', () => {
+    it.each([
+      ['a JSON answer', ASSISTANTS, bearer(PRIVATE_KEY), 200],
+      ['a 401', ASSISTANTS, {}, 401],
+      ['an unknown route', '/nothing-here', {}, 404],
+      ['/health', '/health', {}, 200],
+    ])('%s says nosniff, forbids framing and loading anything, and hides the framework', async (_, path, headers, status) => {
+      const response = await t.http.get(path).set(headers).expect(status);
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+      expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(response.headers['referrer-policy']).toBe('no-referrer');
+      expect(response.headers['x-powered-by']).toBeUndefined();
+    });
+
+    it('lets Swagger UI at /docs load its own scripts and styles, and nothing from elsewhere', async () => {
+      const ui = await t.http.get('/docs').redirects(1).expect(200);
+      const policy = ui.headers['content-security-policy'];
+      expect(policy).toContain("script-src 'self'");
+      expect(policy).toContain("style-src 'self' 'unsafe-inline'");
+      expect(policy).toContain("frame-ancestors 'none'");
+      expect(policy).not.toContain('unsafe-eval');
+      expect(ui.headers['x-content-type-options']).toBe('nosniff');
+      // script-src 'self' runs no inline script: every script of the page is a file served under /docs.
+      expect(ui.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+      const scripts = [...ui.text.matchAll(/<script src="([^"]+)"/g)].map(([, src]) => src);
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const src of scripts) await t.http.get(new URL(src, 'http://host/docs').pathname).expect(200);
+    });
   });
 
-  it('lets Swagger UI at /docs load its own scripts and styles, and nothing from elsewhere', async () => {
-    const ui = await t.http.get('/docs').redirects(1).expect(200);
-    const policy = ui.headers['content-security-policy'];
-    expect(policy).toContain("script-src 'self'");
-    expect(policy).toContain("style-src 'self' 'unsafe-inline'");
-    expect(policy).toContain("frame-ancestors 'none'");
-    expect(policy).not.toContain('unsafe-eval');
-    expect(ui.headers['x-content-type-options']).toBe('nosniff');
-    // script-src 'self' runs no inline script: every script of the page is a file served under /docs.
-    expect(ui.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
-    const scripts = [...ui.text.matchAll(/<script src="([^"]+)"/g)].map(([, src]) => src);
-    expect(scripts.length).toBeGreaterThan(0);
-    for (const src of scripts) await t.http.get(new URL(src, 'http://host/docs').pathname).expect(200);
-  });
-});
+  describe('X-Request-Id', () => {
+    it.each([
+      ['letters and digits', 'abc123'],
+      ['every allowed punctuation mark', 'trace.id_1:span-2'],
+      ['128 characters', 'a'.repeat(128)],
+    ])('keeps a well-formed id of the caller: %s', async (_, id) => {
+      const response = await t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).set('X-Request-Id', id).expect(200);
+      expect(response.headers['x-request-id']).toBe(id);
+    });
 
-describe('X-Request-Id', () => {
-  let t: TestApp;
+    it.each([
+      ['129 characters', 'a'.repeat(129)],
+      ['a space', 'trace 1'],
+      ['a slash', 'trace/1'],
+      ['a percent sign', 'id%0d%0a'],
+      ['an empty value', ''],
+    ])('replaces a malformed one with a new UUID: %s', async (_, id) => {
+      const response = await t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).set('X-Request-Id', id).expect(200);
+      expect(response.headers['x-request-id']).toMatch(UUID);
+    });
 
-  beforeAll(async () => {
-    t = await startTestApp();
-    await t.reset();
-  });
-  afterAll(() => t.close());
-
-  it.each([
-    ['letters and digits', 'abc123'],
-    ['every allowed punctuation mark', 'trace.id_1:span-2'],
-    ['128 characters', 'a'.repeat(128)],
-  ])('keeps a well-formed id of the caller: %s', async (_, id) => {
-    const response = await t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).set('X-Request-Id', id).expect(200);
-    expect(response.headers['x-request-id']).toBe(id);
-  });
-
-  it.each([
-    ['129 characters', 'a'.repeat(129)],
-    ['a space', 'trace 1'],
-    ['a slash', 'trace/1'],
-    ['a percent sign', 'id%0d%0a'],
-    ['an empty value', ''],
-  ])('replaces a malformed one with a new UUID: %s', async (_, id) => {
-    const response = await t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).set('X-Request-Id', id).expect(200);
-    expect(response.headers['x-request-id']).toMatch(UUID);
-  });
-
-  it('makes a different one for each request without one, on every kind of answer', async () => {
-    const answers = await Promise.all([
-      t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).expect(200),
-      t.http.get(ASSISTANTS).expect(401),
-      t.http.get('/nothing-here').expect(404),
-      t.http.post(ASSISTANTS).set(bearer(PRIVATE_KEY)).set('Content-Type', 'text/plain').send('x').expect(415),
-      t.http.get('/docs').redirects(1).expect(200),
-    ]);
-    const ids = answers.map((answer) => answer.headers['x-request-id']);
-    for (const id of ids) expect(id).toMatch(UUID);
-    expect(new Set(ids).size).toBe(ids.length);
+    it('makes a different one for each request without one, on every kind of answer', async () => {
+      const answers = await Promise.all([
+        t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).expect(200),
+        t.http.get(ASSISTANTS).expect(401),
+        t.http.get('/nothing-here').expect(404),
+        t.http.post(ASSISTANTS).set(bearer(PRIVATE_KEY)).set('Content-Type', 'text/plain').send('x').expect(415),
+        t.http.get('/docs').redirects(1).expect(200),
+      ]);
+      const ids = answers.map((answer) => answer.headers['x-request-id']);
+      for (const id of ids) expect(id).toMatch(UUID);
+      expect(new Set(ids).size).toBe(ids.length);
+    });
   });
 });
 

@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { ASSISTANTS, createAssistant } from '../support/assistants.js';
 import {
   bearer,
+  bootstrapWorkspaceId,
   ISO_UTC,
   ORGANIZATION_KEY,
   PRIVATE_KEY,
@@ -42,8 +43,7 @@ describe('Pagination of every list', () => {
   afterAll(() => t.close());
   beforeEach(async () => {
     await t.reset();
-    const listed = await t.http.get('/api/cloud/workspaces').set(bearer(ORGANIZATION_KEY)).expect(200);
-    workspaceId = listed.body.workspaces[0].id;
+    workspaceId = await bootstrapWorkspaceId(t.http);
   });
 
   /** One page of a list: its items (under the body's only property) and the URL its Link header leads to. */

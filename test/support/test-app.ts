@@ -67,6 +67,12 @@ async function truncateAll(dataSource: DataSource): Promise<void> {
 
 export const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
+/** The workspace made by the bootstrap, as the organization key lists it. */
+export async function bootstrapWorkspaceId(http: TestApp['http']): Promise<string> {
+  const listed = await http.get('/api/cloud/workspaces').set(bearer(ORGANIZATION_KEY)).expect(200);
+  return listed.body.workspaces[0].id as string;
+}
+
 /** A second workspace of the same organization with a private key of its own, for tenancy tests. */
 export async function seedSecondWorkspace(http: TestApp['http']): Promise<{ workspaceId: string; privateKey: string }> {
   const workspace = await http.post('/api/cloud/workspaces').set(bearer(ORGANIZATION_KEY)).send({ name: 'Second' }).expect(201);
