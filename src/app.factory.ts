@@ -6,16 +6,14 @@ import type { Server, ServerResponse } from 'node:http';
 import { AppModule } from './app.module.js';
 import { BODY_LIMIT } from './common/body-limit.js';
 import { answerUnparsableRequestsWithJson } from './common/client-errors.js';
-import { assignRequestId } from './common/request-id.js';
+import { everyRequest } from './common/every-request.js';
+import { JsonReplyAdapter } from './common/json-reply.adapter.js';
 import { answerUnknownRoute } from './common/unknown-route.js';
 import { requireJsonBody, requireObjectBody } from './common/require-json-body.js';
-import { securityHeaders } from './common/security-headers.js';
 import { refuseUnpairedSurrogates } from './common/well-formed-json.js';
 import type { AppConfig } from './config/app-config.js';
-import { requestLogging } from './logging/request-logging.js';
 import { createRootLogger, nestLoggerOnto } from './logging/root-logger.js';
 import { buildApiDocument } from './openapi/api-document.js';
-import { recordRequestMetrics } from './metrics/record-request-metrics.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
 
 /** Every route is under /api/cloud but the health check and the metrics; the app and the OpenAPI writer share this. */
@@ -26,17 +24,14 @@ export function setGlobalPrefix(app: INestApplication): void {
 /** The app, initialised, as main.ts serves it and as the e2e suites test it: same module, same HTTP pipeline. */
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
   const logger = createRootLogger(config.logLevel);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new JsonReplyAdapter(), {
     bodyParser: false,
     logger: nestLoggerOnto(logger),
   });
   // An ETag would hash every response body, and no client of this API revalidates with If-None-Match.
   app.set('etag', false);
   setGlobalPrefix(app);
-  app.use(recordRequestMetrics(app.get(ServiceMetrics)));
-  app.use(assignRequestId);
-  app.use(requestLogging(logger));
-  app.use(securityHeaders);
+  app.use(everyRequest(logger, app.get(ServiceMetrics)));
   app.use(requireJsonBody);
   app.useBodyParser('json', { limit: BODY_LIMIT, reviver: refuseUnpairedSurrogates });
   app.use(requireObjectBody);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -11,9 +11,8 @@ declare module 'express-serve-static-core' {
 const WELL_FORMED_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Accepts the caller's X-Request-Id when well-formed, else makes one, and echoes it on the response. */
-export function assignRequestId(request: Request, response: Response, next: NextFunction): void {
+export function assignRequestId(request: Request, response: Response): void {
   const offered = request.header('x-request-id');
   request.id = offered !== undefined && WELL_FORMED_REQUEST_ID.test(offered) ? offered : randomUUID();
   response.setHeader('X-Request-Id', request.id);
-  next();
 }

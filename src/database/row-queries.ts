@@ -1,4 +1,6 @@
-import type { DeepPartial, EntityMetadata, ObjectLiteral, Repository } from 'typeorm';
+import type { Pool } from 'pg';
+import { type DeepPartial, type EntityMetadata, type ObjectLiteral, QueryFailedError, type Repository } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 import type { ListPosition } from '../common/pagination/cursor.js';
 
 /** Column values to match exactly, by property name. */
@@ -19,7 +21,7 @@ export class RowQueries<T extends ObjectLiteral> {
 
   async findOne(where: Equalities<T>, { forUpdate = false } = {}): Promise<T | null> {
     const { conditions, parameters } = this.conditions(where);
-    const rows = await this.repository.manager.query(
+    const rows = await this.run(
       `SELECT * FROM ${this.shape.table} WHERE ${conditions} LIMIT 1${forUpdate ? ' FOR UPDATE' : ''}`,
       parameters,
     );
@@ -31,7 +33,7 @@ export class RowQueries<T extends ObjectLiteral> {
     const { conditions, parameters } = this.conditions(where);
     const position = after === undefined ? '' : ` AND ("created_at", "id") > ($${parameters.length + 1}, $${parameters.length + 2})`;
     const bounds = after === undefined ? [] : [after.createdAt, after.id];
-    const rows: Record<string, unknown>[] = await this.repository.manager.query(
+    const rows = await this.run(
       `SELECT * FROM ${this.shape.table} WHERE ${conditions}${position} ORDER BY "created_at", "id" LIMIT $${parameters.length + bounds.length + 1}`,
       [...parameters, ...bounds, limit],
     );
@@ -55,7 +57,7 @@ export class RowQueries<T extends ObjectLiteral> {
       });
       return `(${placeholders.join(', ')})`;
     });
-    const rows: Record<string, unknown>[] = await this.repository.manager.query(
+    const rows = await this.run(
       `INSERT INTO ${this.shape.table} (${columns.map(({ quoted }) => quoted).join(', ')}) VALUES ${tuples.join(', ')} RETURNING *`,
       parameters,
     );
@@ -65,14 +67,37 @@ export class RowQueries<T extends ObjectLiteral> {
   /** Deletes every matching row. */
   async deleteAll(where: Equalities<T>): Promise<void> {
     const { conditions, parameters } = this.conditions(where);
-    await this.repository.manager.query(`DELETE FROM ${this.shape.table} WHERE ${conditions}`, parameters);
+    await this.run(`DELETE FROM ${this.shape.table} WHERE ${conditions}`, parameters);
+  }
+
+  /** Deletes the matching rows in one DELETE … RETURNING; returns them as they were. */
+  async deleteReturning(where: Equalities<T>): Promise<T[]> {
+    const { conditions, parameters } = this.conditions(where);
+    const rows = await this.run(`DELETE FROM ${this.shape.table} WHERE ${conditions} RETURNING *`, parameters);
+    return rows.map((row) => this.toEntity(row));
   }
 
   /** An entity from a raw row, whose keys are column names. */
-  toEntity(row: Record<string, unknown>): T {
+  private toEntity(row: Record<string, unknown>): T {
     const entity = this.repository.create();
     for (const { propertyName, databaseName } of this.shape.columns) (entity as Record<string, unknown>)[propertyName] = row[databaseName];
     return entity;
+  }
+
+  /**
+   * In a transaction, on its connection. Outside one, straight to the driver's pool: TypeORM's
+   * query() would make, connect and release a query runner around each statement. Either way a
+   * refused statement fails as TypeORM's QueryFailedError, carrying the driver's error.
+   */
+  private async run(sql: string, parameters: unknown[]): Promise<Record<string, unknown>[]> {
+    const { manager } = this.repository;
+    if (manager.queryRunner !== undefined) return manager.query(sql, parameters);
+    const pool = (manager.connection.driver as PostgresDriver).master as Pool;
+    try {
+      return (await pool.query(sql, parameters)).rows;
+    } catch (error) {
+      throw new QueryFailedError(sql, parameters, error as Error);
+    }
   }
 
   private conditions(where: Equalities<T>): { conditions: string; parameters: unknown[] } {

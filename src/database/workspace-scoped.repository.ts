@@ -59,10 +59,8 @@ export class WorkspaceScopedRepository<T extends WorkspaceOwned> {
 
   /** Deletes the matching row of the workspace in one DELETE … RETURNING; returns it as it was, or null if none. */
   async delete(workspaceId: string, where: Equalities<T>): Promise<T | null> {
-    const scoped = this.scope(workspaceId, where) as FindOptionsWhere<T>;
-    const { raw } = await this.repository.createQueryBuilder().delete().where(scoped).returning('*').execute();
-    const [row] = raw as Record<string, unknown>[];
-    return row === undefined ? null : this.rows.toEntity(row);
+    const [row] = await this.rows.deleteReturning(this.scope(workspaceId, where));
+    return row ?? null;
   }
 
   /** Deletes every matching row of the workspace. */

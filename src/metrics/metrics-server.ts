@@ -42,7 +42,7 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
       return;
     }
     try {
-      const body = await this.metrics.registry.metrics();
+      const body = await this.metrics.exposition();
       response.writeHead(200, { 'Content-Type': Registry.PROMETHEUS_CONTENT_TYPE, 'Cache-Control': 'no-store' });
       response.end(request.method === 'HEAD' ? undefined : body);
     } catch (error) {

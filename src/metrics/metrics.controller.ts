@@ -15,6 +15,6 @@ export class MetricsController {
   @Header('Content-Type', Registry.PROMETHEUS_CONTENT_TYPE)
   @Header('Cache-Control', 'no-store')
   scrape(): Promise<string> {
-    return this.metrics.registry.metrics();
+    return this.metrics.exposition();
   }
 }

@@ -1,31 +1,17 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
-
-/** The label of a request that no route matched, or that was refused before routing (415, 413, malformed JSON). */
-export const UNMATCHED_ROUTE = '(unmatched)';
+import { RequestTallies } from './request-tallies.js';
 
 /**
  * Every metric of one app instance, in a registry of its own (not prom-client's global one),
  * so that two apps in one process (the e2e suites) never register a metric twice.
  */
 export class ServiceMetrics {
-  readonly registry = new Registry();
+  private readonly registry = new Registry();
 
-  private readonly requests = new Counter({
-    name: 'http_requests_total',
-    help: `HTTP requests answered, by method, route pattern (${UNMATCHED_ROUTE} when no route matched) and status code`,
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [this.registry],
-  });
-
-  private readonly durations = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time from receiving a request to finishing its response, by method, route pattern and status code',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [this.registry],
-  });
+  private readonly requests = new RequestTallies();
 
   constructor(dataSource: DataSource) {
     collectDefaultMetrics({ register: this.registry });
@@ -37,9 +23,12 @@ export class ServiceMetrics {
   }
 
   recordRequest(method: string, route: string, status: number, seconds: number): void {
-    const labels = { method, route, status: String(status) };
-    this.requests.inc(labels);
-    this.durations.observe(labels, seconds);
+    this.requests.record(method, route, status, seconds);
+  }
+
+  /** Every metric, in the Prometheus text format. */
+  async exposition(): Promise<string> {
+    return `${await this.registry.metrics()}\n${this.requests.exposition()}`;
   }
 
   private poolGauge(name: string, help: string, read: () => number | undefined): void {

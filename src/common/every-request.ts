@@ -1,0 +1,29 @@
+import type { NextFunction, Request, Response } from 'express';
+import { performance } from 'node:perf_hooks';
+import type { Logger } from 'pino';
+import { logRequest } from '../logging/request-logging.js';
+import { UNMATCHED_ROUTE } from '../metrics/request-tallies.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
+import { assignRequestId } from './request-id.js';
+import { setSecurityHeaders } from './security-headers.js';
+
+/**
+ * Mounted first, so that requests refused before routing get it too: the request's id and the
+ * security headers, then, once the response is done, its log line and its metrics. One middleware
+ * and one listener for all of it: each is paid on every request.
+ */
+export function everyRequest(logger: Logger, metrics: ServiceMetrics) {
+  return (request: Request, response: Response, next: NextFunction): void => {
+    const started = performance.now();
+    assignRequestId(request, response);
+    setSecurityHeaders(request, response);
+    response.once('close', () => {
+      const durationMs = performance.now() - started;
+      // The matched pattern, never the raw URL: ids must not become metric labels.
+      const route = (request.route as { path?: string } | undefined)?.path;
+      if (response.writableFinished) metrics.recordRequest(request.method, route ?? UNMATCHED_ROUTE, response.statusCode, durationMs / 1000);
+      logRequest(logger, request, response, route, Math.round(durationMs));
+    });
+    next();
+  };
+}
