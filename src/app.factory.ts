@@ -4,13 +4,11 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { Server, ServerResponse } from 'node:http';
 import { AppModule } from './app.module.js';
-import { BODY_LIMIT } from './common/body-limit.js';
 import { answerUnparsableRequestsWithJson } from './common/client-errors.js';
 import { everyRequest } from './common/every-request.js';
-import { JsonReplyAdapter } from './common/json-reply.adapter.js';
 import { answerUnknownRoute } from './common/unknown-route.js';
-import { requireJsonBody, requireObjectBody } from './common/require-json-body.js';
-import { refuseUnpairedSurrogates } from './common/well-formed-json.js';
+import { jsonObjectBody } from './common/json-object-body.js';
+import { ServiceExpressAdapter } from './common/service-express.adapter.js';
 import type { AppConfig } from './config/app-config.js';
 import { createRootLogger, nestLoggerOnto } from './logging/root-logger.js';
 import { buildApiDocument } from './openapi/api-document.js';
@@ -24,7 +22,7 @@ export function setGlobalPrefix(app: INestApplication): void {
 /** The app, initialised, as main.ts serves it and as the e2e suites test it: same module, same HTTP pipeline. */
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
   const logger = createRootLogger(config.logLevel);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new JsonReplyAdapter(), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new ServiceExpressAdapter(), {
     bodyParser: false,
     logger: nestLoggerOnto(logger),
   });
@@ -32,9 +30,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.set('etag', false);
   setGlobalPrefix(app);
   app.use(everyRequest(logger, app.get(ServiceMetrics)));
-  app.use(requireJsonBody);
-  app.useBodyParser('json', { limit: BODY_LIMIT, reviver: refuseUnpairedSurrogates });
-  app.use(requireObjectBody);
+  app.use(jsonObjectBody);
   setUpOpenApi(app);
   await app.init();
   app.use(answerUnknownRoute);
