@@ -11,7 +11,7 @@ import pg from 'pg';
 export const PRIVATE_KEY = 'sk_bench0private0key0aaaaaaaaaaaaaaaaaaaaaaaaa';
 
 /** The V8 flags of `npm start` and of the image's CMD. */
-const SERVICE_NODE_FLAGS = ['--max-semi-space-size=4'];
+const SERVICE_NODE_FLAGS = ['--heap-growing-percent=150'];
 
 /**
  * Runs `node <script>` and resolves once it logs "Listening on port N", with the time that took.

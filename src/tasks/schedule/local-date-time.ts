@@ -1,4 +1,4 @@
-import { DateTime, IANAZone } from 'luxon';
+import { IANAZone } from 'luxon';
 
 /** A wall-clock date and time, without a zone. */
 export interface LocalDateTime {
@@ -18,8 +18,23 @@ export function parseLocalDateTime(text: string): LocalDateTime | undefined {
   if (match === null) return undefined;
   const [year, month, day, hour, minute, second] = match.slice(1).map(Number);
   const local = { year, month, day, hour, minute, second };
-  // luxon takes 24:00:00 as the end of the day; a start names a time within one.
-  return hour < 24 && DateTime.fromObject(local, { zone: 'UTC' }).isValid ? local : undefined;
+  return isOnTheCalendar(local) ? local : undefined;
+}
+
+/** True when the fields name a time that exists: a Date built from them gives each field back unchanged. */
+function isOnTheCalendar({ year, month, day, hour, minute, second }: LocalDateTime): boolean {
+  const date = new Date(0);
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999.
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second);
+  return (
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    date.getUTCHours() === hour &&
+    date.getUTCMinutes() === minute &&
+    date.getUTCSeconds() === second
+  );
 }
 
 /** An IANA zone name (`Europe/Berlin`, `UTC`), not an offset like `+02:00`. */

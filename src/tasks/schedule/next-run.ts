@@ -100,8 +100,9 @@ function endOfGap(zone: IANAZone, before: number, after: number): number {
   return high;
 }
 
-const offsetsByHour = new Map<string, number>();
-const MAX_CACHED_HOURS = 10_000;
+/** Per zone name, the offset of each hour known to have one offset throughout. */
+const offsetsByHour = new Map<string, Map<number, number>>();
+const MAX_CACHED_HOURS_PER_ZONE = 10_000;
 
 /**
  * The zone's offset in minutes at an instant. Asking the IANA data through Intl costs microseconds,
@@ -110,13 +111,17 @@ const MAX_CACHED_HOURS = 10_000;
  */
 function offsetAt(zone: IANAZone, instant: number): number {
   const hour = Math.floor(instant / HOUR);
-  const key = `${zone.name} ${hour}`;
-  const known = offsetsByHour.get(key);
+  let hours = offsetsByHour.get(zone.name);
+  if (hours === undefined) {
+    hours = new Map();
+    offsetsByHour.set(zone.name, hours);
+  }
+  const known = hours.get(hour);
   if (known !== undefined) return known;
   const offset = zone.offset(hour * HOUR);
   if (zone.offset((hour + 1) * HOUR - 1) !== offset) return zone.offset(instant);
-  if (offsetsByHour.size >= MAX_CACHED_HOURS) offsetsByHour.clear();
-  offsetsByHour.set(key, offset);
+  if (hours.size >= MAX_CACHED_HOURS_PER_ZONE) hours.clear();
+  hours.set(hour, offset);
   return offset;
 }
 
