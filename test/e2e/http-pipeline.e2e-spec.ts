@@ -1,3 +1,5 @@
+import type { Express } from 'express';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { DataSource } from 'typeorm';
 import { bearer, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -116,6 +118,24 @@ describe('HTTP pipeline', () => {
     expect(document.components.schemas.CreateApiKeyDto.properties.type.enum).toEqual(['PUBLIC', 'PRIVATE']);
     expect(document.components.schemas.ApiKeyEnvelopeDto.required).toEqual(['apiKey']);
     expect(document.components.schemas.ErrorResponseDto.required).toEqual(['error', 'message']);
+  });
+
+  // What keeps Express's per-request Object.setPrototypeOf a no-op (see service-express.adapter.ts):
+  // without it every request costs several times more, which only the benchmark would show.
+  it('receives requests and responses already made with the Express app prototypes', async () => {
+    const express = t.app.getHttpAdapter().getInstance() as Express;
+    const server = t.app.getHttpServer() as Server;
+    const prototypes: [object, object][] = [];
+    const note = (request: IncomingMessage, response: ServerResponse) => prototypes.push([Object.getPrototypeOf(request), Object.getPrototypeOf(response)]);
+    server.prependListener('request', note);
+    try {
+      await t.http.get(API_KEYS).set(bearer(PRIVATE_KEY)).expect(200);
+    } finally {
+      server.removeListener('request', note);
+    }
+    expect(prototypes).toHaveLength(1);
+    expect(prototypes[0][0]).toBe(express.request);
+    expect(prototypes[0][1]).toBe(express.response);
   });
 });
 
