@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { UNAUTHORIZED } from '../support/assistants.js';
+import { eventually } from '../support/service-client.js';
 import {
   bearer,
   bootstrapWorkspaceId,
@@ -243,7 +244,12 @@ describe('API keys', () => {
   describe('DELETE /api-keys/{apiKeyId}', () => {
     it('returns the deleted key, which stops working at once', async () => {
       const { value, ...key } = await createPrivateKeyInSecondWorkspace('Short-lived');
-      await t.http.get(API_KEYS).set(bearer(value)).expect(200);
+      // The use is recorded off the request's path: read until it shows, so the deleted key carries it.
+      const recorded = await eventually(async () => {
+        const listed = await t.http.get(API_KEYS).set(bearer(value)).expect(200);
+        return listed.body.apiKeys.some(({ id, lastUsedAt }: { id: string; lastUsedAt: string | null }) => id === key.id && lastUsedAt !== null);
+      }, 2_000);
+      expect(recorded).toBe(true);
 
       const deleted = await t.http.delete(`${API_KEYS}/${key.id}`).set(bearer(value)).expect(200);
       expect(deleted.body).toEqual({ apiKey: { ...key, lastUsedAt: expect.stringMatching(ISO_UTC) } });
