@@ -12,11 +12,20 @@ describe('parseLocalDateTime', () => {
     expect(parseLocalDateTime('0099-12-31T12:00:00')).toEqual({ year: 99, month: 12, day: 31, hour: 12, minute: 0, second: 0 });
   });
 
-  it.each(['2026-02-29T10:00:00', '2026-02-30T10:00:00', '2026-04-31T10:00:00', '2026-13-01T10:00:00', '2026-00-10T10:00:00',
-    '2026-01-00T10:00:00', '2026-01-01T24:00:00', '2026-01-01T23:60:00', '2026-01-01T23:59:60', '2026-01-01T10:00:00Z', '2026-1-01T10:00:00'])(
-    'refuses %s',
-    (text) => expect(parseLocalDateTime(text)).toBeUndefined(),
-  );
+  const refused = [
+    '2026-02-29T10:00:00',
+    '2026-02-30T10:00:00',
+    '2026-04-31T10:00:00',
+    '2026-13-01T10:00:00',
+    '2026-00-10T10:00:00',
+    '2026-01-00T10:00:00',
+    '2026-01-01T24:00:00',
+    '2026-01-01T23:60:00',
+    '2026-01-01T23:59:60',
+    '2026-01-01T10:00:00Z',
+    '2026-1-01T10:00:00',
+  ];
+  it.each(refused)('refuses %s', (text) => expect(parseLocalDateTime(text)).toBeUndefined());
 
   it('agrees with luxon on which date-times exist', () => {
     const fields = fc.record({

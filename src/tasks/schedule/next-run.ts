@@ -100,9 +100,10 @@ function endOfGap(zone: IANAZone, before: number, after: number): number {
   return high;
 }
 
-/** Per zone name, the offset of each hour known to have one offset throughout. */
+/** Per zone name, the offset of each hour known to have one offset throughout; at most MAX_CACHED_HOURS in all. */
 const offsetsByHour = new Map<string, Map<number, number>>();
-const MAX_CACHED_HOURS_PER_ZONE = 10_000;
+const MAX_CACHED_HOURS = 10_000;
+let cachedHours = 0;
 
 /**
  * The zone's offset in minutes at an instant. Asking the IANA data through Intl costs microseconds,
@@ -111,18 +112,26 @@ const MAX_CACHED_HOURS_PER_ZONE = 10_000;
  */
 function offsetAt(zone: IANAZone, instant: number): number {
   const hour = Math.floor(instant / HOUR);
-  let hours = offsetsByHour.get(zone.name);
-  if (hours === undefined) {
-    hours = new Map();
-    offsetsByHour.set(zone.name, hours);
-  }
-  const known = hours.get(hour);
+  const known = offsetsByHour.get(zone.name)?.get(hour);
   if (known !== undefined) return known;
   const offset = zone.offset(hour * HOUR);
   if (zone.offset((hour + 1) * HOUR - 1) !== offset) return zone.offset(instant);
-  if (hours.size >= MAX_CACHED_HOURS_PER_ZONE) hours.clear();
-  hours.set(hour, offset);
+  rememberOffset(zone.name, hour, offset);
   return offset;
+}
+
+function rememberOffset(zoneName: string, hour: number, offset: number): void {
+  if (cachedHours >= MAX_CACHED_HOURS) {
+    offsetsByHour.clear();
+    cachedHours = 0;
+  }
+  let hours = offsetsByHour.get(zoneName);
+  if (hours === undefined) {
+    hours = new Map();
+    offsetsByHour.set(zoneName, hours);
+  }
+  hours.set(hour, offset);
+  cachedHours += 1;
 }
 
 /** A wall-clock time as milliseconds on a clock without zones, for calendar arithmetic. */
