@@ -15,14 +15,15 @@ import { OrganizationKeyCliModule } from './organization-key-cli.module.js';
 const FLAG_OF: Record<string, string> = { name: '--name', expiresAt: '--expires-at' };
 const USAGE = 'Usage: npm run keys:organization -- --name <label> [--organization <id>] [--expires-at <date-time>]';
 
+/** A mistake of the operator's: its message is printed alone, without a stack, and the command exits 1. */
+class CliError extends Error {}
+
 /**
  * The way back in when every organization key of an organization is lost or revoked: mints a new
  * ORGANIZATION key straight in the database, through the service's own code, and prints its value
  * once. Reads the service's environment (DATABASE_URL or DATA_DIR). An embedded data directory
  * may be open in one process only: stop the service first.
  */
-class CliError extends Error {}
-
 async function main(): Promise<void> {
   const { name, organization, expiresAt } = await parsedArguments();
   const app = await NestFactory.createApplicationContext(OrganizationKeyCliModule.forRoot(AppConfig.fromEnvironment(process.env)), {
