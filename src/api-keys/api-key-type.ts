@@ -4,6 +4,6 @@ export enum ApiKeyType {
   ORGANIZATION = 'ORGANIZATION',
 }
 
-/** The kinds a caller may ask for in `POST /api-keys`; organization keys are made only at bootstrap. */
-export const CREATABLE_API_KEY_TYPES = [ApiKeyType.PUBLIC, ApiKeyType.PRIVATE] as const;
+/** The kinds a caller may ask for in `POST /api-keys`: a private key makes PUBLIC ones only, an organization key any. */
+export const CREATABLE_API_KEY_TYPES = [ApiKeyType.PUBLIC, ApiKeyType.PRIVATE, ApiKeyType.ORGANIZATION] as const;
 export type CreatableApiKeyType = (typeof CREATABLE_API_KEY_TYPES)[number];

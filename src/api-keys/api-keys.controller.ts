@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { AcceptsKeys, CurrentPrincipal, CurrentWorkspace } from '../auth/auth.decorators.js';
+import { AcceptsKeys, CurrentPrincipal } from '../auth/auth.decorators.js';
 import type { Principal } from '../auth/principal.js';
 import { ApiErrorResponses } from '../common/api-error-responses.decorator.js';
 import { ApiPageResponse } from '../common/pagination/api-page-response.decorator.js';
@@ -29,8 +29,9 @@ export class ApiKeysController {
     summary: 'Create an API key',
     description:
       'With a private key: creates a PUBLIC key in the caller’s workspace (send only `name`). ' +
-      'With an organization key: creates a key of `type` in the workspace `workspaceId` of the organization. ' +
-      'The response carries the generated `value`; a PRIVATE key’s value is shown only here.',
+      'With an organization key: creates a PUBLIC or PRIVATE key in the workspace `workspaceId` of the organization, ' +
+      'or, with `type` ORGANIZATION and no `workspaceId`, another organization key. ' +
+      'The response carries the generated `value`; a PRIVATE or ORGANIZATION key’s value is shown only here.',
   })
   @ApiCreatedResponse({ description: 'The new key, with its value', type: ApiKeyEnvelopeDto })
   @ApiErrorResponses(400, 403, 413, 415)
@@ -40,38 +41,54 @@ export class ApiKeysController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List the API keys of the workspace', description: 'PUBLIC and PRIVATE keys; `value` only for PUBLIC keys.' })
+  @AcceptsKeys(ApiKeyType.PRIVATE, ApiKeyType.ORGANIZATION)
+  @ApiOperation({
+    summary: 'List API keys',
+    description:
+      'With a private key: the PUBLIC and PRIVATE keys of its workspace, `value` only for PUBLIC keys. ' +
+      'With an organization key: the ORGANIZATION keys of its organization, never their `value`.',
+  })
   @ApiPageResponse({ description: 'The keys', type: ApiKeyListDto })
   @ApiErrorResponses(400, 403)
   async list(
-    @CurrentWorkspace() workspaceId: string,
+    @CurrentPrincipal() caller: Principal,
     @Query() page: PageQueryDto,
     @NextPageLink() linkNextPage: NextPageLink,
   ): Promise<ApiKeyListDto> {
-    const { items, nextCursor } = await this.apiKeys.list(workspaceId, page);
+    const { items, nextCursor } = await this.apiKeys.list(caller, page);
     linkNextPage(nextCursor);
     return { apiKeys: items.map((key) => ApiKeyResponseDto.from(key)) };
   }
 
   @Patch(':apiKeyId')
-  @ApiOperation({ summary: 'Rename an API key' })
+  @AcceptsKeys(ApiKeyType.PRIVATE, ApiKeyType.ORGANIZATION)
+  @ApiOperation({
+    summary: 'Rename an API key',
+    description: 'A private key renames a key of its workspace; an organization key, an ORGANIZATION key of its organization.',
+  })
   @ApiParam({ name: 'apiKeyId', format: 'uuid' })
   @ApiOkResponse({ description: 'The renamed key', type: ApiKeyEnvelopeDto })
   @ApiErrorResponses(400, 403, 404, 413, 415)
   async update(
-    @CurrentWorkspace() workspaceId: string,
+    @CurrentPrincipal() caller: Principal,
     @Param('apiKeyId', apiKeyId) id: string,
     @Body() dto: UpdateApiKeyDto,
   ): Promise<ApiKeyEnvelopeDto> {
-    return { apiKey: ApiKeyResponseDto.from(await this.apiKeys.rename(workspaceId, id, dto.name)) };
+    return { apiKey: ApiKeyResponseDto.from(await this.apiKeys.rename(caller, id, dto.name)) };
   }
 
   @Delete(':apiKeyId')
-  @ApiOperation({ summary: 'Revoke an API key', description: 'Deletes the key; it stops authenticating at once.' })
+  @AcceptsKeys(ApiKeyType.PRIVATE, ApiKeyType.ORGANIZATION)
+  @ApiOperation({
+    summary: 'Revoke an API key',
+    description:
+      'Deletes the key; it stops authenticating at once. A private key revokes a key of its workspace; an organization key, ' +
+      'an ORGANIZATION key of its organization (itself included), unless it is the organization’s last live (unrevoked, unexpired) one: then 409, and nothing is revoked.',
+  })
   @ApiParam({ name: 'apiKeyId', format: 'uuid' })
   @ApiOkResponse({ description: 'The revoked key', type: ApiKeyEnvelopeDto })
-  @ApiErrorResponses(403, 404)
-  async revoke(@CurrentWorkspace() workspaceId: string, @Param('apiKeyId', apiKeyId) id: string): Promise<ApiKeyEnvelopeDto> {
-    return { apiKey: ApiKeyResponseDto.from(await this.apiKeys.revoke(workspaceId, id)) };
+  @ApiErrorResponses(403, 404, 409)
+  async revoke(@CurrentPrincipal() caller: Principal, @Param('apiKeyId', apiKeyId) id: string): Promise<ApiKeyEnvelopeDto> {
+    return { apiKey: ApiKeyResponseDto.from(await this.apiKeys.revoke(caller, id)) };
   }
 }

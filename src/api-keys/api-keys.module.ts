@@ -5,10 +5,11 @@ import { WorkspacesModule } from '../workspaces/workspaces.module.js';
 import { ApiKeysController } from './api-keys.controller.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { ApiKey } from './entities/api-key.entity.js';
+import { OrganizationKeysService } from './organization-keys.service.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKey]), WorkspacesModule, AuthModule],
   controllers: [ApiKeysController],
-  providers: [ApiKeysService],
+  providers: [ApiKeysService, OrganizationKeysService],
 })
 export class ApiKeysModule {}

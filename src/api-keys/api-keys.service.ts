@@ -13,19 +13,21 @@ import { apiKeyRecord } from './api-key-record.js';
 import { ApiKeyType } from './api-key-type.js';
 import type { CreateApiKeyDto } from './dto/create-api-key.dto.js';
 import { ApiKey } from './entities/api-key.entity.js';
+import type { IssuedApiKey } from './issued-api-key.js';
+import { OrganizationKeysService } from './organization-keys.service.js';
 
-/** A key as just created: the entity and, this once, its value in clear. */
-export interface IssuedApiKey {
-  key: ApiKey;
-  value: string;
-}
-
+/**
+ * A private key acts on the keys of its workspace; an organization key makes keys in any
+ * workspace of its organization and manages the organization's own ORGANIZATION keys. Neither
+ * reaches the other's keys: an id outside the caller's reach is not found.
+ */
 @Injectable()
 export class ApiKeysService {
   private readonly keys: WorkspaceScopedRepository<ApiKey>;
 
   constructor(
     @InjectRepository(ApiKey) repository: Repository<ApiKey>,
+    private readonly organizationKeys: OrganizationKeysService,
     private readonly workspaces: WorkspacesService,
     private readonly verifier: ApiKeyVerifier,
   ) {
@@ -34,7 +36,7 @@ export class ApiKeysService {
 
   /**
    * A private key creates PUBLIC keys in its own workspace; an organization key creates a key of
-   * the requested type in any workspace of its organization.
+   * the requested type in any workspace of its organization, or another ORGANIZATION key.
    */
   async create(caller: Principal, dto: CreateApiKeyDto): Promise<IssuedApiKey> {
     if (caller.type === ApiKeyType.ORGANIZATION) return this.createForOrganization(caller.organizationId, dto);
@@ -47,19 +49,28 @@ export class ApiKeysService {
     return this.issue(caller.organizationId, caller.workspaceId, ApiKeyType.PUBLIC, dto);
   }
 
-  list(workspaceId: string, page: PageQueryDto): Promise<Page<ApiKey>> {
-    return this.keys.page(workspaceId, {}, page);
+  /** The workspace's keys for a private key; the organization's ORGANIZATION keys for an organization key. */
+  list(caller: Principal, page: PageQueryDto): Promise<Page<ApiKey>> {
+    return caller.type === ApiKeyType.ORGANIZATION
+      ? this.organizationKeys.page(caller.organizationId, page)
+      : this.keys.page(caller.workspaceId, {}, page);
   }
 
-  async rename(workspaceId: string, apiKeyId: string, name: string): Promise<ApiKey> {
-    const key = await this.keys.update(workspaceId, { id: apiKeyId }, { name });
+  async rename(caller: Principal, apiKeyId: string, name: string): Promise<ApiKey> {
+    const key =
+      caller.type === ApiKeyType.ORGANIZATION
+        ? await this.organizationKeys.rename(caller.organizationId, apiKeyId, name)
+        : await this.keys.update(caller.workspaceId, { id: apiKeyId }, { name });
     if (key === null) throw new NotFoundError('API key');
     return key;
   }
 
   /** Deletes the key; it stops authenticating at once. */
-  async revoke(workspaceId: string, apiKeyId: string): Promise<ApiKey> {
-    const key = await this.keys.delete(workspaceId, { id: apiKeyId });
+  async revoke(caller: Principal, apiKeyId: string): Promise<ApiKey> {
+    const key =
+      caller.type === ApiKeyType.ORGANIZATION
+        ? await this.organizationKeys.revoke(caller.organizationId, apiKeyId)
+        : await this.keys.delete(caller.workspaceId, { id: apiKeyId });
     if (key === null) throw new NotFoundError('API key');
     this.verifier.forget(key.id);
     return key;
@@ -67,21 +78,27 @@ export class ApiKeysService {
 
   private async createForOrganization(organizationId: string, dto: CreateApiKeyDto): Promise<IssuedApiKey> {
     const { type, workspaceId } = dto;
-    if (type === undefined || workspaceId === undefined) {
-      const missing = Object.entries({ type, workspaceId }).flatMap(([field, value]) => (value === undefined ? [field] : []));
-      const verb = missing.length > 1 ? 'are' : 'is';
-      throw new ValidationError(`${missing.join(' and ')} ${verb} required with an organization API key`);
+    if (type === undefined) throw new ValidationError('type is required with an organization API key');
+    if (type === ApiKeyType.ORGANIZATION) {
+      if (workspaceId !== undefined) {
+        throw new ValidationError('workspaceId is not accepted with type ORGANIZATION: an organization key belongs to no workspace');
+      }
+      return this.organizationKeys.issue(organizationId, dto.name, expiryOf(dto));
     }
+    if (workspaceId === undefined) throw new ValidationError(`workspaceId is required with type ${type}`);
     if (!(await this.workspaces.belongsToOrganization(organizationId, workspaceId))) {
       throw new ValidationError('workspaceId does not name a workspace of this organization');
     }
     return this.issue(organizationId, workspaceId, type, dto);
   }
 
-  private async issue(organizationId: string, workspaceId: string, type: ApiKeyType, { name, expiresAt }: CreateApiKeyDto): Promise<IssuedApiKey> {
+  private async issue(organizationId: string, workspaceId: string, type: ApiKeyType, dto: CreateApiKeyDto): Promise<IssuedApiKey> {
     const value = generateApiKeyValue(type);
-    const expiry = expiresAt === undefined ? null : new Date(expiresAt);
-    const key = await this.keys.insert(workspaceId, { ...apiKeyRecord(type, name, value), organizationId, expiresAt: expiry });
+    const key = await this.keys.insert(workspaceId, { ...apiKeyRecord(type, dto.name, value), organizationId, expiresAt: expiryOf(dto) });
     return { key, value };
   }
+}
+
+function expiryOf({ expiresAt }: CreateApiKeyDto): Date | null {
+  return expiresAt === undefined ? null : new Date(expiresAt);
 }

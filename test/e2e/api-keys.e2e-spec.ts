@@ -132,9 +132,10 @@ describe('API keys', () => {
 
     it.each([
       [{ name: 'x', workspaceId: '00000000-0000-4000-8000-000000000000' }, 'type is required with an organization API key'],
-      [{ name: 'x', type: 'PUBLIC' }, 'workspaceId is required with an organization API key'],
-      [{ name: 'x' }, 'type and workspaceId are required with an organization API key'],
-    ])('requires type and workspaceId: %j', async (body, message) => {
+      [{ name: 'x', type: 'PUBLIC' }, 'workspaceId is required with type PUBLIC'],
+      [{ name: 'x', type: 'PRIVATE' }, 'workspaceId is required with type PRIVATE'],
+      [{ name: 'x' }, 'type is required with an organization API key'],
+    ])('requires type, and workspaceId for a workspace key: %j', async (body, message) => {
       const response = await t.http.post(API_KEYS).set(bearer(ORGANIZATION_KEY)).send(body).expect(400);
       expect(response.body).toEqual({ error: 'Bad Request', message });
     });
@@ -149,7 +150,7 @@ describe('API keys', () => {
     });
 
     it.each([
-      [{ name: 'x', type: 'ORGANIZATION', workspaceId: '00000000-0000-4000-8000-000000000000' }, /^type must be one of the following values: PUBLIC, PRIVATE$/],
+      [{ name: 'x', type: 'SECRET', workspaceId: '00000000-0000-4000-8000-000000000000' }, /^type must be one of the following values: PUBLIC, PRIVATE, ORGANIZATION$/],
       [{ name: 'x', type: 'public', workspaceId: '00000000-0000-4000-8000-000000000000' }, /^type must be one of/],
       [{ name: 'x', type: 'PUBLIC', workspaceId: 'not-a-uuid' }, /^workspaceId must be a UUID$/],
       [{ name: 'x', type: 'PUBLIC', workspaceId: 42 }, /^workspaceId must be a UUID$/],
@@ -327,16 +328,14 @@ describe('API keys', () => {
       }
     });
 
-    it('answers 403 to an organization key outside create', async () => {
+    it('answers 404 to an organization key for a workspace key, which it manages only through create', async () => {
       const key = await createPublicKey();
-      for (const call of [
-        t.http.get(API_KEYS),
-        t.http.patch(`${API_KEYS}/${key.id}`).send({ name: 'x' }),
-        t.http.delete(`${API_KEYS}/${key.id}`),
-      ]) {
-        const response = await call.set(bearer(ORGANIZATION_KEY)).expect(403);
-        expect(response.body).toEqual({ error: 'Forbidden', message: expect.stringContaining('ORGANIZATION') });
+      for (const call of [t.http.patch(`${API_KEYS}/${key.id}`).send({ name: 'x' }), t.http.delete(`${API_KEYS}/${key.id}`)]) {
+        const response = await call.set(bearer(ORGANIZATION_KEY)).expect(404);
+        expect(response.body).toEqual({ error: 'Not Found', message: 'API key not found' });
       }
+      const listed = await t.http.get(API_KEYS).set(bearer(ORGANIZATION_KEY)).expect(200);
+      expect(listed.body.apiKeys.map((listedKey: { type: string }) => listedKey.type)).toEqual(['ORGANIZATION']);
     });
   });
 });

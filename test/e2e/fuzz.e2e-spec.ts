@@ -95,7 +95,7 @@ describe('Fuzzing every route under /api/cloud', () => {
 
     it.each([
       ['workspaceId', () => ({ name: 'Key', type: 'PRIVATE', workspaceId: null }), 'workspaceId must be a UUID'],
-      ['type', (workspaceId: string) => ({ name: 'Key', type: null, workspaceId }), 'type must be one of the following values: PUBLIC, PRIVATE'],
+      ['type', (workspaceId: string) => ({ name: 'Key', type: null, workspaceId }), 'type must be one of the following values: PUBLIC, PRIVATE, ORGANIZATION'],
     ])('an organization key creating an API key with %s null gets a 400, not a 500', async (_field, bodyFor, message) => {
       const [{ id: workspaceId }] = await t.app.get(DataSource).query(`SELECT id FROM workspaces`);
       await refusedWithoutChange(

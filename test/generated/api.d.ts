@@ -47,14 +47,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the API keys of the workspace
-         * @description PUBLIC and PRIVATE keys; `value` only for PUBLIC keys.
+         * List API keys
+         * @description With a private key: the PUBLIC and PRIVATE keys of its workspace, `value` only for PUBLIC keys. With an organization key: the ORGANIZATION keys of its organization, never their `value`.
          */
         get: operations["ApiKeysController_list"];
         put?: never;
         /**
          * Create an API key
-         * @description With a private key: creates a PUBLIC key in the caller’s workspace (send only `name`). With an organization key: creates a key of `type` in the workspace `workspaceId` of the organization. The response carries the generated `value`; a PRIVATE key’s value is shown only here.
+         * @description With a private key: creates a PUBLIC key in the caller’s workspace (send only `name`). With an organization key: creates a PUBLIC or PRIVATE key in the workspace `workspaceId` of the organization, or, with `type` ORGANIZATION and no `workspaceId`, another organization key. The response carries the generated `value`; a PRIVATE or ORGANIZATION key’s value is shown only here.
          */
         post: operations["ApiKeysController_create"];
         delete?: never;
@@ -75,12 +75,15 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API key
-         * @description Deletes the key; it stops authenticating at once.
+         * @description Deletes the key; it stops authenticating at once. A private key revokes a key of its workspace; an organization key, an ORGANIZATION key of its organization (itself included), unless it is the organization’s last live (unrevoked, unexpired) one: then 409, and nothing is revoked.
          */
         delete: operations["ApiKeysController_revoke"];
         options?: never;
         head?: never;
-        /** Rename an API key */
+        /**
+         * Rename an API key
+         * @description A private key renames a key of its workspace; an organization key, an ORGANIZATION key of its organization.
+         */
         patch: operations["ApiKeysController_update"];
         trace?: never;
     };
@@ -334,11 +337,11 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "PUBLIC" | "PRIVATE";
+            type: "PUBLIC" | "PRIVATE" | "ORGANIZATION";
             /** @example Website widget */
             name: string;
             /**
-             * @description The key value. Always present for PUBLIC keys; for a PRIVATE key only in the response that created it, since only its digest is stored.
+             * @description The key value. Always present for PUBLIC keys; for a PRIVATE or ORGANIZATION key only in the response that created it, since only its digest is stored.
              * @example pk_3q2-7wQmV0n1yZkR8hX5cJtB4uLdE6sF9gA0iPoNbTY
              */
             value?: string;
@@ -434,13 +437,13 @@ export interface components {
              */
             name: string;
             /**
-             * @description Kind of key to create. Required with an organization key; not sent with a private key, which creates PUBLIC keys.
+             * @description Kind of key to create. Required with an organization key, which may create any kind (ORGANIZATION: another key of its organization); not sent with a private key, which creates PUBLIC keys.
              * @enum {string}
              */
-            type?: "PUBLIC" | "PRIVATE";
+            type?: "PUBLIC" | "PRIVATE" | "ORGANIZATION";
             /**
              * Format: uuid
-             * @description Workspace in which the key is created. Required with an organization key; not sent with a private key.
+             * @description Workspace in which the key is created. Required with an organization key for a PUBLIC or PRIVATE key; not sent for an ORGANIZATION key, nor with a private key.
              */
             workspaceId?: string;
             /**
@@ -1557,6 +1560,15 @@ export interface operations {
             };
             /** @description Not Found: No such resource in the caller’s workspace */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Conflict: The request conflicts with stored state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

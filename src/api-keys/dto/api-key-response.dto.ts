@@ -7,7 +7,7 @@ export class ApiKeyResponseDto {
   @ApiIdProperty()
   id: string;
 
-  @ApiProperty({ enum: [ApiKeyType.PUBLIC, ApiKeyType.PRIVATE] })
+  @ApiProperty({ enum: [ApiKeyType.PUBLIC, ApiKeyType.PRIVATE, ApiKeyType.ORGANIZATION] })
   type: ApiKeyType;
 
   @ApiProperty({ example: 'Website widget' })
@@ -15,7 +15,7 @@ export class ApiKeyResponseDto {
 
   @ApiPropertyOptional({
     description:
-      'The key value. Always present for PUBLIC keys; for a PRIVATE key only in the response that created it, since only its digest is stored.',
+      'The key value. Always present for PUBLIC keys; for a PRIVATE or ORGANIZATION key only in the response that created it, since only its digest is stored.',
     example: 'pk_3q2-7wQmV0n1yZkR8hX5cJtB4uLdE6sF9gA0iPoNbTY',
   })
   value?: string;

@@ -20,7 +20,9 @@ export class CreateApiKeyDto {
   name: string;
 
   @ApiPropertyOptional({
-    description: 'Kind of key to create. Required with an organization key; not sent with a private key, which creates PUBLIC keys.',
+    description:
+      'Kind of key to create. Required with an organization key, which may create any kind (ORGANIZATION: another key of its organization); ' +
+      'not sent with a private key, which creates PUBLIC keys.',
     enum: CREATABLE_API_KEY_TYPES,
   })
   @IsOmittable()
@@ -28,7 +30,9 @@ export class CreateApiKeyDto {
   type?: CreatableApiKeyType;
 
   @ApiPropertyOptional({
-    description: 'Workspace in which the key is created. Required with an organization key; not sent with a private key.',
+    description:
+      'Workspace in which the key is created. Required with an organization key for a PUBLIC or PRIVATE key; ' +
+      'not sent for an ORGANIZATION key, nor with a private key.',
     format: 'uuid',
   })
   @IsOmittable()

@@ -159,10 +159,11 @@ export const OPERATIONS: Operation[] = [
     body: fc.oneof(
       record({ name: label, expiresAt: optional(expiresAt) }),
       record({ name: label, type: fc.constantFrom('PUBLIC', 'PRIVATE'), workspaceId: uuidOr(PLACEHOLDER.workspaceA, PLACEHOLDER.workspaceA, PLACEHOLDER.workspaceB), expiresAt: optional(expiresAt) }),
+      record({ name: label, type: fc.constant('ORGANIZATION'), expiresAt: optional(expiresAt) }),
     ) },
-  { group: 'api-keys', method: 'get', path: '/api/cloud/api-keys', keys: ['private'], query: pageQuery },
-  { group: 'api-keys', method: 'patch', path: '/api/cloud/api-keys/{apiKeyId}', keys: ['private'], body: record({ name: label }) },
-  { group: 'api-keys', method: 'delete', path: '/api/cloud/api-keys/{apiKeyId}', keys: ['private'] },
+  { group: 'api-keys', method: 'get', path: '/api/cloud/api-keys', keys: ['private', 'organization'], query: pageQuery },
+  { group: 'api-keys', method: 'patch', path: '/api/cloud/api-keys/{apiKeyId}', keys: ['private', 'organization'], body: record({ name: label }) },
+  { group: 'api-keys', method: 'delete', path: '/api/cloud/api-keys/{apiKeyId}', keys: ['private', 'organization'] },
 
   { group: 'workspaces', method: 'post', path: '/api/cloud/workspaces', keys: ['organization'], body: record({ name: label }) },
   { group: 'workspaces', method: 'get', path: '/api/cloud/workspaces', keys: ['organization'], query: pageQuery },

@@ -1,0 +1,7 @@
+import type { ApiKey } from './entities/api-key.entity.js';
+
+/** A key as just created: the entity and, this once, its value in clear. */
+export interface IssuedApiKey {
+  key: ApiKey;
+  value: string;
+}
