@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import type { DataSource, Repository } from 'typeorm';
 import { generateApiKeyValue } from '../auth/api-key-material.js';
-import { ApiKeyVerifier } from '../auth/api-key-verifier.js';
+import { KeyRevocations } from '../auth/key-revocations.js';
 import type { Principal } from '../auth/principal.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../common/errors.js';
 import type { Page } from '../common/pagination/paginate.js';
@@ -26,8 +26,9 @@ export class ApiKeysService {
 
   constructor(
     @InjectRepository(ApiKey) repository: Repository<ApiKey>,
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly workspaces: WorkspacesService,
-    private readonly verifier: ApiKeyVerifier,
+    private readonly revocations: KeyRevocations,
   ) {
     this.keys = new WorkspaceScopedRepository(repository);
   }
@@ -57,12 +58,14 @@ export class ApiKeysService {
     return key;
   }
 
-  /** Deletes the key; it stops authenticating at once. */
-  async revoke(workspaceId: string, apiKeyId: string): Promise<ApiKey> {
-    const key = await this.keys.delete(workspaceId, { id: apiKeyId });
-    if (key === null) throw new NotFoundError('API key');
-    this.verifier.forget(key.id);
-    return key;
+  /** Deletes the key; it stops authenticating in every replica once this commits. */
+  revoke(workspaceId: string, apiKeyId: string): Promise<ApiKey> {
+    return this.dataSource.transaction(async (manager) => {
+      const key = await this.keys.within(manager).delete(workspaceId, { id: apiKeyId });
+      if (key === null) throw new NotFoundError('API key');
+      await this.revocations.announce(manager, key.id);
+      return key;
+    });
   }
 
   private async createForOrganization(organizationId: string, dto: CreateApiKeyDto): Promise<IssuedApiKey> {
