@@ -91,7 +91,8 @@ export class RowQueries<T extends ObjectLiteral> {
    */
   private async run(sql: string, parameters: unknown[]): Promise<Record<string, unknown>[]> {
     const { manager } = this.repository;
-    if (manager.queryRunner !== undefined) return manager.query(sql, parameters);
+    // Structured: manager.query() answers a DELETE or UPDATE with [rows, count], not the rows.
+    if (manager.queryRunner !== undefined) return (await manager.queryRunner.query(sql, parameters, true)).records;
     const pool = (manager.connection.driver as PostgresDriver).master as Pool;
     try {
       return (await pool.query(sql, parameters)).rows;
