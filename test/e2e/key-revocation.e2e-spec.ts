@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { digestApiKey } from '../../src/auth/api-key-material.js';
+import { ASSISTANTS } from '../support/assistants.js';
+import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
+import { TcpProxy } from '../support/tcp-proxy.js';
+import { bearer, bootstrapWorkspaceId, ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+
+const API_KEYS = '/api/cloud/api-keys';
+
+/**
+ * Staging the race needs the key lookup and the revocation on two connections at once, one of
+ * them slowed: on the embedded database the service has one connection, which runs the lookup
+ * to its end before the revocation starts, so the race cannot happen there.
+ */
+const describeOnServer = onPostgresServer ? describe : describe.skip;
+
+describeOnServer('Revocation racing a key lookup, in the replica that revokes (PostgreSQL behind a TCP proxy)', () => {
+  let database: FreshDatabase;
+  let proxy: TcpProxy;
+  let t: TestApp;
+  let workspaceId: string;
+
+  beforeAll(async () => {
+    database = await freshDatabase();
+    const serverUrl = new URL(database.env.DATABASE_URL!);
+    proxy = await TcpProxy.start({ host: serverUrl.hostname, port: Number(serverUrl.port || 5432) });
+    const throughProxy = new URL(serverUrl);
+    throughProxy.host = `127.0.0.1:${proxy.port}`;
+    t = await startTestApp({ DATABASE_URL: throughProxy.toString(), API_KEY_CACHE_SECONDS: '300' });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await proxy?.close();
+    await database?.drop();
+  });
+  beforeEach(async () => {
+    await t.reset();
+    workspaceId = await bootstrapWorkspaceId(t.http);
+  });
+
+  it('refuses the key after the revocation, though a lookup that read it before came back after', async () => {
+    const created = await t.http.post(API_KEYS).set(bearer(ORGANIZATION_KEY)).send({ name: 'Racing', type: 'PRIVATE', workspaceId }).expect(201);
+    const { id, value } = created.body.apiKey as { id: string; value: string };
+
+    // The lookup reads the live key in PostgreSQL; its answer is held back on the way.
+    const lookupRead = proxy.holdAnswersAfter(digestApiKey(value));
+    const startedBeforeRevocation = t.http.get(ASSISTANTS).set(bearer(value)).then((response) => response);
+    await lookupRead;
+    await t.http.delete(`${API_KEYS}/${id}`).set(bearer(PRIVATE_KEY)).expect(200);
+    proxy.releaseAnswers();
+
+    expect((await startedBeforeRevocation).status).toBe(200);
+    await t.http.get(ASSISTANTS).set(bearer(value)).expect(401);
+  });
+});
