@@ -154,7 +154,7 @@ describeOnServer('Three replicas on one PostgreSQL database, behind a round-robi
       const answeredAt = Date.now();
       const delays = await Promise.all(replicas.map((replica) => refusedAfter(replica, key.value, answeredAt, REVOKED_EVERYWHERE_WITHIN_MS)));
 
-      expect(delays.every((ms) => ms <= REVOKED_EVERYWHERE_WITHIN_MS)).toBe(true);
+      expect(Math.max(...delays)).toBeLessThanOrEqual(REVOKED_EVERYWHERE_WITHIN_MS);
       for (const replica of replicas) {
         expect(await call(replica.port, 'GET', ASSISTANTS, { key: key.value })).toMatchObject({ status: 401, body: { error: 'Unauthorized' } });
       }
