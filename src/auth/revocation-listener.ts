@@ -13,6 +13,7 @@ const HEARTBEAT_INTERVAL_MS = 5000;
 const HEARTBEAT_TIMEOUT_MS = 2000;
 const FIRST_RETRY_MS = 100;
 const MAX_RETRY_MS = 5000;
+const STOP_TIMEOUT_MS = 1000;
 
 export interface RevocationEvents {
   /** LISTEN is in place: every revocation committed from now on will be heard. */
@@ -53,7 +54,11 @@ export class RevocationListener {
     const client = this.client;
     this.client = undefined;
     this.listening = false;
-    await client?.end().catch(() => undefined);
+    if (client === undefined) return;
+    // A graceful end waits for the server's answer, which a frozen connection never sends.
+    const giveUp = setTimeout(() => client.connection.stream.destroy(), STOP_TIMEOUT_MS);
+    await client.end().catch(() => undefined);
+    clearTimeout(giveUp);
   }
 
   private async connect(): Promise<void> {
