@@ -28,7 +28,8 @@ export class KeyRevocations implements EntitySubscriberInterface, OnModuleInit, 
     dataSource.subscribers.push(this);
     if (config.databaseListenUrl === undefined) return;
     cache.distrust();
-    this.listener = new RevocationListener(config.databaseListenUrl, {
+    const sendProbe = (payload: string) => dataSource.query('SELECT pg_notify($1, $2)', [KEY_REVOCATION_CHANNEL, payload]);
+    this.listener = new RevocationListener(config.databaseListenUrl, sendProbe, {
       listening: () => cache.trust(),
       lost: () => cache.distrust(),
       revoked: (keyId) => cache.forgetKey(keyId),

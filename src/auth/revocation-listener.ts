@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
 /** The channel on which a committed revocation names each key it revoked (NOTIFY payload: the key's id). */
@@ -14,6 +15,12 @@ const HEARTBEAT_TIMEOUT_MS = 2000;
 const FIRST_RETRY_MS = 100;
 const MAX_RETRY_MS = 5000;
 const STOP_TIMEOUT_MS = 1000;
+/** Payloads of the notifications a replica sends itself, never a key id (a UUID). */
+const PROBE_PREFIX = 'probe:';
+const PROBE_TIMEOUT_MS = 2000;
+
+/** Sends a notification with this payload on the channel, the way revocations are sent (through the service's pool). */
+export type SendProbe = (payload: string) => Promise<unknown>;
 
 export interface RevocationEvents {
   /** LISTEN is in place: every revocation committed from now on will be heard. */
@@ -26,6 +33,9 @@ export interface RevocationEvents {
 /**
  * LISTENs for key revocations on a connection of its own (not the pool's: a pooled connection is
  * shared, and a transaction-pooling PgBouncer cannot carry LISTEN), and reconnects with backoff.
+ * It counts as listening only once it has heard a notification sent the way revocations are: a
+ * DATABASE_LISTEN_URL naming another database, or a standby (which NOTIFY never reaches), would
+ * otherwise hear nothing while seeming connected.
  */
 export class RevocationListener {
   private readonly logger = new Logger('KeyRevocations');
@@ -35,10 +45,12 @@ export class RevocationListener {
   private retryMs = FIRST_RETRY_MS;
   private outageLogged = false;
   private stopped = false;
+  private awaitedProbe: { payload: string; heard: () => void } | undefined;
   listening = false;
 
   constructor(
     private readonly url: string,
+    private readonly sendProbe: SendProbe,
     private readonly events: RevocationEvents,
   ) {}
 
@@ -72,13 +84,16 @@ export class RevocationListener {
     });
     this.client = client;
     client.on('notification', ({ channel, payload }) => {
-      if (channel === KEY_REVOCATION_CHANNEL && payload !== undefined) this.events.revoked(payload);
+      if (channel !== KEY_REVOCATION_CHANNEL || payload === undefined) return;
+      if (!payload.startsWith(PROBE_PREFIX)) this.events.revoked(payload);
+      else if (payload === this.awaitedProbe?.payload) this.awaitedProbe.heard();
     });
     client.on('error', (error) => this.lose(client, error));
     client.on('end', () => this.lose(client, new Error('the connection closed')));
     try {
       await client.connect();
       await client.query(`LISTEN ${KEY_REVOCATION_CHANNEL}`);
+      await this.hearProbe();
     } catch (error) {
       this.lose(client, error);
       return;
@@ -91,6 +106,24 @@ export class RevocationListener {
     this.events.listening();
     this.heartbeat = setInterval(() => void client.query('SELECT 1').catch((error: unknown) => this.lose(client, error)), HEARTBEAT_INTERVAL_MS);
     this.heartbeat.unref();
+  }
+
+  private async hearProbe(): Promise<void> {
+    const payload = `${PROBE_PREFIX}${randomBytes(8).toString('hex')}`;
+    let timer: NodeJS.Timeout | undefined;
+    const heard = new Promise<void>((resolve, reject) => {
+      this.awaitedProbe = { payload, heard: resolve };
+      timer = setTimeout(
+        () => reject(new Error('a notification sent through DATABASE_URL was not heard: DATABASE_LISTEN_URL must name the same database, on the primary')),
+        PROBE_TIMEOUT_MS,
+      );
+    });
+    try {
+      await Promise.all([this.sendProbe(payload), heard]);
+    } finally {
+      clearTimeout(timer);
+      this.awaitedProbe = undefined;
+    }
   }
 
   /** Handles one outage once, however many of its events (error, end, a failed query) arrive. */

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { digestApiKey } from '../../src/auth/api-key-material.js';
 import { ASSISTANTS } from '../support/assistants.js';
 import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
+import { sampleValue } from '../support/prometheus-text.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { bearer, bootstrapWorkspaceId, ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -51,5 +52,25 @@ describeOnServer('Revocation racing a key lookup, in the replica that revokes (P
 
     expect((await startedBeforeRevocation).status).toBe(200);
     await t.http.get(ASSISTANTS).set(bearer(value)).expect(401);
+  });
+});
+
+describeOnServer('A DATABASE_LISTEN_URL that cannot hear the revocations', () => {
+  let databases: FreshDatabase[];
+  let t: TestApp;
+
+  beforeAll(async () => {
+    databases = [await freshDatabase(), await freshDatabase()];
+    t = await startTestApp({ DATABASE_URL: databases[0].env.DATABASE_URL, DATABASE_LISTEN_URL: databases[1].env.DATABASE_URL });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await Promise.all((databases ?? []).map((database) => database.drop()));
+  });
+
+  it('(another database, where NOTIFY never arrives) is not trusted: the replica looks every key up instead', async () => {
+    const metrics = await t.http.get('/metrics').expect(200);
+    expect(sampleValue(metrics.text, 'api_key_revocations_listening')).toBe(0);
+    await t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).expect(200);
   });
 });
