@@ -3,6 +3,7 @@ import { digestApiKey } from '../../src/auth/api-key-material.js';
 import { ASSISTANTS } from '../support/assistants.js';
 import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
 import { sampleValue } from '../support/prometheus-text.js';
+import { eventually } from '../support/service-client.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { bearer, bootstrapWorkspaceId, ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -72,5 +73,37 @@ describeOnServer('A DATABASE_LISTEN_URL that cannot hear the revocations', () =>
     const metrics = await t.http.get('/metrics').expect(200);
     expect(sampleValue(metrics.text, 'api_key_revocations_listening')).toBe(0);
     await t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).expect(200);
+  });
+});
+
+describeOnServer('A listening connection that silently stops carrying packets (TCP proxy stalled)', () => {
+  let database: FreshDatabase;
+  let listenProxy: TcpProxy;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    database = await freshDatabase();
+    const serverUrl = new URL(database.env.DATABASE_URL!);
+    listenProxy = await TcpProxy.start({ host: serverUrl.hostname, port: Number(serverUrl.port || 5432) });
+    const throughProxy = new URL(serverUrl);
+    throughProxy.host = `127.0.0.1:${listenProxy.port}`;
+    t = await startTestApp({ DATABASE_URL: database.env.DATABASE_URL, DATABASE_LISTEN_URL: throughProxy.toString() });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await listenProxy?.close();
+    await database?.drop();
+  });
+
+  const listening = async () => sampleValue((await t.http.get('/metrics').expect(200)).text, 'api_key_revocations_listening');
+
+  it('is found out by its heartbeat within 7 s, and listened on again once it carries packets', async () => {
+    expect(await listening()).toBe(1);
+    listenProxy.stall();
+    expect(await eventually(async () => (await listening()) === 0, 8000)).toBe(true);
+    await t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).expect(200);
+
+    await listenProxy.restore();
+    expect(await eventually(async () => (await listening()) === 1, 8000)).toBe(true);
   });
 });
