@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import type { DataSource, Repository } from 'typeorm';
 import { generateApiKeyValue } from '../auth/api-key-material.js';
-import { ApiKeyVerifier } from '../auth/api-key-verifier.js';
+import { KeyRevocations } from '../auth/key-revocations.js';
 import type { Principal } from '../auth/principal.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../common/errors.js';
 import type { Page } from '../common/pagination/paginate.js';
@@ -27,9 +27,10 @@ export class ApiKeysService {
 
   constructor(
     @InjectRepository(ApiKey) repository: Repository<ApiKey>,
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly organizationKeys: OrganizationKeysService,
     private readonly workspaces: WorkspacesService,
-    private readonly verifier: ApiKeyVerifier,
+    private readonly revocations: KeyRevocations,
   ) {
     this.keys = new WorkspaceScopedRepository(repository);
   }
@@ -65,14 +66,17 @@ export class ApiKeysService {
     return key;
   }
 
-  /** Deletes the key; it stops authenticating at once. */
+  /** Deletes the key; it stops authenticating in every replica once this commits. */
   async revoke(caller: Principal, apiKeyId: string): Promise<ApiKey> {
     const key =
       caller.type === ApiKeyType.ORGANIZATION
         ? await this.organizationKeys.revoke(caller.organizationId, apiKeyId)
-        : await this.keys.delete(caller.workspaceId, { id: apiKeyId });
+        : await this.dataSource.transaction(async (manager) => {
+            const deleted = await this.keys.within(manager).delete(caller.workspaceId, { id: apiKeyId });
+            if (deleted !== null) await this.revocations.announce(manager, deleted.id);
+            return deleted;
+          });
     if (key === null) throw new NotFoundError('API key');
-    this.verifier.forget(key.id);
     return key;
   }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { FindOptionsWhere, Repository } from 'typeorm';
 import { generateApiKeyValue } from '../auth/api-key-material.js';
+import { KeyRevocations } from '../auth/key-revocations.js';
 import { ConflictError } from '../common/errors.js';
 import { type Page, paginate } from '../common/pagination/paginate.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
@@ -20,7 +21,10 @@ import type { IssuedApiKey } from './issued-api-key.js';
 export class OrganizationKeysService {
   private readonly rows: RowQueries<ApiKey>;
 
-  constructor(@InjectRepository(ApiKey) private readonly repository: Repository<ApiKey>) {
+  constructor(
+    @InjectRepository(ApiKey) private readonly repository: Repository<ApiKey>,
+    private readonly revocations: KeyRevocations,
+  ) {
     this.rows = new RowQueries(repository);
   }
 
@@ -47,7 +51,8 @@ export class OrganizationKeysService {
    * Deletes the key and returns it as it was, or null when the organization has no such key.
    * Refuses to leave the organization without a live key: the delete and the count of what is
    * left run in one transaction holding the organization's row, so two revocations of its last
-   * two keys take turns and the second sees the first.
+   * two keys take turns and the second sees the first. The revocation is announced in the same
+   * transaction, so every replica hears it on commit and none on a refusal.
    */
   revoke(organizationId: string, apiKeyId: string): Promise<ApiKey | null> {
     return this.repository.manager.transaction(async (manager) => {
@@ -63,6 +68,7 @@ export class OrganizationKeysService {
       if (live === 0) {
         throw new ConflictError('This is the organization’s last live organization key: create another before revoking it');
       }
+      await this.revocations.announce(manager, key.id);
       return key;
     });
   }

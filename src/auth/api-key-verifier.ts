@@ -3,7 +3,6 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { ApiKeyType } from '../api-keys/api-key-type.js';
 import { ApiKey } from '../api-keys/entities/api-key.entity.js';
-import { AppConfig } from '../config/app-config.js';
 import { digestApiKey, looksLikeApiKey } from './api-key-material.js';
 import { KeyUseRecorder } from './key-use-recorder.js';
 import type { Principal } from './principal.js';
@@ -11,15 +10,11 @@ import { VerifiedKeyCache } from './verified-key-cache.js';
 
 @Injectable()
 export class ApiKeyVerifier {
-  private readonly cache: VerifiedKeyCache;
-
   constructor(
     @InjectRepository(ApiKey) private readonly apiKeys: Repository<ApiKey>,
     private readonly uses: KeyUseRecorder,
-    config: AppConfig,
-  ) {
-    this.cache = new VerifiedKeyCache(config.apiKeyCacheTtlMs);
-  }
+    private readonly cache: VerifiedKeyCache,
+  ) {}
 
   /**
    * The caller behind a presented key value, or null when no live key has that value (unknown,
@@ -33,11 +28,6 @@ export class ApiKeyVerifier {
     return principal;
   }
 
-  /** Call when a key is revoked: this process refuses it from the next request on. */
-  forget(keyId: string): void {
-    this.cache.forgetKey(keyId);
-  }
-
   /** Call when keys were replaced behind the service's back (a restore, a test's reset). */
   forgetAll(): void {
     this.cache.forgetAll();
@@ -45,6 +35,7 @@ export class ApiKeyVerifier {
 
   /** Looks the key up and remembers it, until the cache's time to live or the key's expiry, whichever comes first. */
   private async lookUp(digest: string): Promise<Principal | null> {
+    const stamp = this.cache.stamp();
     const key = await this.apiKeys.findOne({
       select: { id: true, type: true, organizationId: true, workspaceId: true, expiresAt: true, lastUsedAt: true },
       where: { digest },
@@ -58,7 +49,7 @@ export class ApiKeyVerifier {
       key.type === ApiKeyType.ORGANIZATION
         ? { keyId, organizationId, type: key.type, workspaceId: null }
         : { keyId, organizationId, type: key.type, workspaceId: workspaceId! };
-    this.cache.remember(digest, principal, now, expiresAt);
+    this.cache.remember(stamp, digest, principal, now, expiresAt);
     this.uses.noteStored(keyId, key.lastUsedAt);
     return principal;
   }

@@ -2,13 +2,22 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKey } from '../api-keys/entities/api-key.entity.js';
+import { AppConfig } from '../config/app-config.js';
 import { ApiKeyGuard } from './api-key.guard.js';
 import { ApiKeyVerifier } from './api-key-verifier.js';
+import { KeyRevocations } from './key-revocations.js';
 import { KeyUseRecorder } from './key-use-recorder.js';
+import { VerifiedKeyCache } from './verified-key-cache.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKey])],
-  providers: [ApiKeyVerifier, KeyUseRecorder, { provide: APP_GUARD, useClass: ApiKeyGuard }],
-  exports: [ApiKeyVerifier],
+  providers: [
+    ApiKeyVerifier,
+    KeyUseRecorder,
+    KeyRevocations,
+    { provide: VerifiedKeyCache, inject: [AppConfig], useFactory: (config: AppConfig) => new VerifiedKeyCache(config.apiKeyCacheTtlMs) },
+    { provide: APP_GUARD, useClass: ApiKeyGuard },
+  ],
+  exports: [ApiKeyVerifier, KeyRevocations],
 })
 export class AuthModule {}

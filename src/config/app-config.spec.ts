@@ -9,6 +9,7 @@ describe('AppConfig.fromEnvironment', () => {
     expect({ ...AppConfig.fromEnvironment({}) }).toEqual({
       port: 3000,
       databaseUrl: undefined,
+      databaseListenUrl: undefined,
       dataDir: resolve('./data'),
       logLevel: 'log',
       bootstrapOrganizationKey: undefined,
@@ -26,6 +27,7 @@ describe('AppConfig.fromEnvironment', () => {
     const config = AppConfig.fromEnvironment({
       PORT: '8080',
       DATABASE_URL: 'postgresql://app:secret@db:5432/app',
+      DATABASE_LISTEN_URL: 'postgresql://app:secret@db-direct:5432/app',
       DATA_DIR: '/var/lib/amc',
       LOG_LEVEL: 'DEBUG',
       BOOTSTRAP_ORGANIZATION_KEY: `ok_${'a'.repeat(32)}`,
@@ -40,6 +42,7 @@ describe('AppConfig.fromEnvironment', () => {
     expect({ ...config }).toEqual({
       port: 8080,
       databaseUrl: 'postgresql://app:secret@db:5432/app',
+      databaseListenUrl: 'postgresql://app:secret@db-direct:5432/app',
       dataDir: '/var/lib/amc',
       logLevel: 'debug',
       bootstrapOrganizationKey: `ok_${'a'.repeat(32)}`,
@@ -59,6 +62,8 @@ describe('AppConfig.fromEnvironment', () => {
     [{ PORT: '-1' }, /^PORT /],
     [{ DATABASE_URL: 'not a url' }, /^DATABASE_URL /],
     [{ DATABASE_URL: 'mysql://db/app' }, /^DATABASE_URL .*postgres/],
+    [{ DATABASE_URL: 'postgres://db/app', DATABASE_LISTEN_URL: 'redis://db' }, /^DATABASE_LISTEN_URL .*postgres/],
+    [{ DATABASE_LISTEN_URL: 'postgres://db/app' }, /^DATABASE_LISTEN_URL needs DATABASE_URL/],
     [{ LOG_LEVEL: 'chatty' }, /^LOG_LEVEL must be one of fatal, error, warn, log, debug, verbose/],
     [{ BOOTSTRAP_ORGANIZATION_KEY: `sk_${'a'.repeat(32)}` }, /^BOOTSTRAP_ORGANIZATION_KEY must be "ok_"/],
     [{ BOOTSTRAP_PRIVATE_KEY: 'sk_short' }, /^BOOTSTRAP_PRIVATE_KEY must be "sk_"/],
@@ -84,6 +89,10 @@ describe('AppConfig.fromEnvironment', () => {
     const error = captureError(() => AppConfig.fromEnvironment({ ENCRYPTION_KEY: secret }));
     expect(error.message).toMatch(/^ENCRYPTION_KEY /);
     expect(error.message).not.toContain(secret);
+  });
+
+  it('listens for key revocations on DATABASE_URL unless DATABASE_LISTEN_URL names another', () => {
+    expect(AppConfig.fromEnvironment({ DATABASE_URL: 'postgres://pgbouncer:6432/app' }).databaseListenUrl).toBe('postgres://pgbouncer:6432/app');
   });
 
   it('treats an empty variable as unset', () => {

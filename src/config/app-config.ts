@@ -14,6 +14,8 @@ const BOOTSTRAP_KEY_SHAPE = /^[A-Za-z0-9_-]{32,128}$/;
 export class AppConfig {
   readonly port: number;
   readonly databaseUrl: string | undefined;
+  /** Where each replica LISTENs for key revocations: a session of its own, past any transaction-pooling PgBouncer. */
+  readonly databaseListenUrl: string | undefined;
   readonly dataDir: string;
   readonly logLevel: LogLevel;
   readonly bootstrapOrganizationKey: string | undefined;
@@ -41,9 +43,11 @@ export class AppConfig {
       throw new ConfigError('BOOTSTRAP_ORGANIZATION_KEY and BOOTSTRAP_PRIVATE_KEY must differ');
     }
     const mainPort = port(env.PORT);
+    const mainDatabaseUrl = databaseUrl(env, 'DATABASE_URL');
     return new AppConfig({
       port: mainPort,
-      databaseUrl: databaseUrl(env.DATABASE_URL),
+      databaseUrl: mainDatabaseUrl,
+      databaseListenUrl: databaseListenUrl(env, mainDatabaseUrl),
       dataDir: dataDir(env.DATA_DIR),
       logLevel: logLevel(env.LOG_LEVEL),
       bootstrapOrganizationKey: organizationKey,
@@ -85,19 +89,28 @@ function metricsPort(raw: string | undefined, mainPort: number): number | undefi
   return parsed;
 }
 
-function databaseUrl(raw: string | undefined): string | undefined {
-  const value = present(raw);
+function databaseUrl(env: NodeJS.ProcessEnv, name: 'DATABASE_URL' | 'DATABASE_LISTEN_URL'): string | undefined {
+  const value = present(env[name]);
   if (value === undefined) return undefined;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new ConfigError('DATABASE_URL must be a URL such as postgres://user:password@host:5432/database');
+    throw new ConfigError(`${name} must be a URL such as postgres://user:password@host:5432/database`);
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new ConfigError(`DATABASE_URL must use the postgres:// or postgresql:// scheme, got "${url.protocol}"`);
+    throw new ConfigError(`${name} must use the postgres:// or postgresql:// scheme, got "${url.protocol}"`);
   }
   return value;
+}
+
+/** The embedded database has no other replica to hear from: a listening URL without DATABASE_URL is a mistake. */
+function databaseListenUrl(env: NodeJS.ProcessEnv, mainDatabaseUrl: string | undefined): string | undefined {
+  const value = databaseUrl(env, 'DATABASE_LISTEN_URL');
+  if (value !== undefined && mainDatabaseUrl === undefined) {
+    throw new ConfigError('DATABASE_LISTEN_URL needs DATABASE_URL: the embedded PostgreSQL is heard in-process');
+  }
+  return value ?? mainDatabaseUrl;
 }
 
 function dataDir(raw: string | undefined): string {

@@ -91,7 +91,7 @@ export class RowQueries<T extends ObjectLiteral> {
    */
   private async run(sql: string, parameters: unknown[]): Promise<Record<string, unknown>[]> {
     const { manager } = this.repository;
-    // The structured result: the plain one of an UPDATE or DELETE is [rows, count], not the rows.
+    // Structured: manager.query() answers a DELETE or UPDATE with [rows, count], not the rows.
     if (manager.queryRunner !== undefined) return (await manager.queryRunner.query(sql, parameters, true)).records;
     const pool = (manager.connection.driver as PostgresDriver).master as Pool;
     try {

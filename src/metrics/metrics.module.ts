@@ -1,6 +1,8 @@
 import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { AuthModule } from '../auth/auth.module.js';
+import { KeyRevocations } from '../auth/key-revocations.js';
 import type { AppConfig } from '../config/app-config.js';
 import { MetricsController } from './metrics.controller.js';
 import { MetricsServer } from './metrics-server.js';
@@ -12,18 +14,18 @@ export class MetricsModule {
   static forRoot(config: AppConfig): DynamicModule {
     const metrics: Provider = {
       provide: ServiceMetrics,
-      inject: [getDataSourceToken()],
-      useFactory: (dataSource: DataSource) => new ServiceMetrics(dataSource),
+      inject: [getDataSourceToken(), KeyRevocations],
+      useFactory: (dataSource: DataSource, revocations: KeyRevocations) => new ServiceMetrics(dataSource, revocations),
     };
     const { metricsPort } = config;
     if (metricsPort === undefined) {
-      return { module: MetricsModule, controllers: [MetricsController], providers: [metrics], exports: [ServiceMetrics] };
+      return { module: MetricsModule, imports: [AuthModule], controllers: [MetricsController], providers: [metrics], exports: [ServiceMetrics] };
     }
     const server: Provider = {
       provide: MetricsServer,
       inject: [ServiceMetrics],
       useFactory: (serviceMetrics: ServiceMetrics) => new MetricsServer(serviceMetrics, metricsPort),
     };
-    return { module: MetricsModule, providers: [metrics, server], exports: [ServiceMetrics] };
+    return { module: MetricsModule, imports: [AuthModule], providers: [metrics, server], exports: [ServiceMetrics] };
   }
 }

@@ -2,6 +2,7 @@ import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
+import type { KeyRevocations } from '../auth/key-revocations.js';
 import { RequestTallies } from './request-tallies.js';
 
 /**
@@ -13,13 +14,18 @@ export class ServiceMetrics {
 
   private readonly requests = new RequestTallies();
 
-  constructor(dataSource: DataSource) {
+  constructor(dataSource: DataSource, revocations: Pick<KeyRevocations, 'listening'>) {
     collectDefaultMetrics({ register: this.registry });
     const pool = () => (dataSource.driver as PostgresDriver).master as Pool | undefined;
-    this.poolGauge('db_pool_connections', 'Connections the database pool holds open (idle and in use)', () => pool()?.totalCount);
-    this.poolGauge('db_pool_idle_connections', 'Open connections of the database pool that no query is using', () => pool()?.idleCount);
-    this.poolGauge('db_pool_waiting_requests', 'Queries waiting for a connection of the database pool', () => pool()?.waitingCount);
-    this.poolGauge('db_pool_max_connections', 'The most connections the database pool opens', () => pool()?.options.max);
+    this.gauge('db_pool_connections', 'Connections the database pool holds open (idle and in use)', () => pool()?.totalCount);
+    this.gauge('db_pool_idle_connections', 'Open connections of the database pool that no query is using', () => pool()?.idleCount);
+    this.gauge('db_pool_waiting_requests', 'Queries waiting for a connection of the database pool', () => pool()?.waitingCount);
+    this.gauge('db_pool_max_connections', 'The most connections the database pool opens', () => pool()?.options.max);
+    this.gauge(
+      'api_key_revocations_listening',
+      '1 while this replica hears every API key revocation and so caches verified keys; 0 while it verifies every key against the database',
+      () => Number(revocations.listening),
+    );
   }
 
   recordRequest(method: string, route: string, status: number, seconds: number): void {
@@ -31,7 +37,7 @@ export class ServiceMetrics {
     return `${await this.registry.metrics()}\n${this.requests.exposition()}`;
   }
 
-  private poolGauge(name: string, help: string, read: () => number | undefined): void {
+  private gauge(name: string, help: string, read: () => number | undefined): void {
     new Gauge({
       name,
       help,

@@ -31,6 +31,12 @@ describe('GET /metrics (Prometheus)', () => {
     expect(parseSamples(response.text).some(({ name }) => name === 'db_pool_waiting_requests')).toBe(true);
   });
 
+  it('shows that this replica hears key revocations (and so caches verified keys)', async () => {
+    const text = await scrape();
+    expect(text).toContain('# TYPE api_key_revocations_listening gauge');
+    expect(sampleValue(text, 'api_key_revocations_listening')).toBe(1);
+  });
+
   it('is not under /api/cloud', async () => {
     await t.http.get('/api/cloud/metrics').set(bearer(PRIVATE_KEY)).expect(404);
   });

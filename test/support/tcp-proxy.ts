@@ -5,6 +5,14 @@ interface Link {
   client: Socket;
   /** Not yet opened for a connection accepted while stalled. */
   upstream?: Socket;
+  /** Its answers are held back (see `holdAnswersAfter`). */
+  held?: boolean;
+}
+
+interface AnswerHold {
+  needle: Buffer;
+  caught: () => void;
+  link?: Link;
 }
 
 /**
@@ -12,12 +20,14 @@ interface Link {
  * `cut()` drops every connection and refuses new ones, as a stopped server does; `stall()` keeps
  * every connection open but carries nothing, as a frozen server or a network that silently drops
  * packets does. `restore()` ends either: after a cut it accepts again on the same port; after a
- * stall it carries what was held back.
+ * stall it carries what was held back. `holdAnswersAfter()` lets one connection's request through
+ * but holds its answer back: the server has acted, the client has not heard yet.
  */
 export class TcpProxy {
   private server: Server | undefined;
   private readonly links = new Set<Link>();
   private stalled = false;
+  private hold: AnswerHold | undefined;
 
   private constructor(
     private readonly target: { host: string; port: number },
@@ -53,6 +63,23 @@ export class TcpProxy {
     }
   }
 
+  /**
+   * The next connection to send bytes containing `needle` has everything the server answers from
+   * then on held back until `releaseAnswers()`. Resolves once such bytes have passed.
+   */
+  holdAnswersAfter(needle: string): Promise<void> {
+    return new Promise((caught) => (this.hold = { needle: Buffer.from(needle), caught }));
+  }
+
+  releaseAnswers(): void {
+    const link = this.hold?.link;
+    this.hold = undefined;
+    if (link === undefined || link.upstream === undefined) return;
+    link.held = false;
+    link.upstream.pipe(link.client);
+    link.upstream.resume();
+  }
+
   /** Listens again (on the same port once it has one), or carries on after a stall. */
   async restore(): Promise<void> {
     if (this.stalled) {
@@ -75,6 +102,7 @@ export class TcpProxy {
     const link: Link = { client };
     this.links.add(link);
     this.watch(link, client);
+    client.on('data', (chunk: Buffer) => this.holdIfAwaited(link, chunk));
     if (this.stalled) client.pause();
     else this.carry(link);
   }
@@ -85,9 +113,21 @@ export class TcpProxy {
       this.watch(link, link.upstream);
     }
     link.client.pipe(link.upstream);
-    link.upstream.pipe(link.client);
     link.client.resume();
+    if (link.held) return;
+    link.upstream.pipe(link.client);
     link.upstream.resume();
+  }
+
+  /** Runs before the chunk is piped on, so the answer cannot slip through first. */
+  private holdIfAwaited(link: Link, chunk: Buffer): void {
+    const hold = this.hold;
+    if (hold === undefined || hold.link !== undefined || !chunk.includes(hold.needle)) return;
+    hold.link = link;
+    link.held = true;
+    link.upstream?.unpipe(link.client);
+    link.upstream?.pause();
+    hold.caught();
   }
 
   /** Either end closing closes the other, as through a real network path. */
