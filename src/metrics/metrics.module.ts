@@ -2,6 +2,7 @@ import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
+import { RateLimitStore } from '../rate-limit/rate-limit-store.js';
 import { MetricsController } from './metrics.controller.js';
 import { MetricsServer } from './metrics-server.js';
 import { ServiceMetrics } from './service-metrics.js';
@@ -12,8 +13,8 @@ export class MetricsModule {
   static forRoot(config: AppConfig): DynamicModule {
     const metrics: Provider = {
       provide: ServiceMetrics,
-      inject: [getDataSourceToken()],
-      useFactory: (dataSource: DataSource) => new ServiceMetrics(dataSource),
+      inject: [getDataSourceToken(), RateLimitStore],
+      useFactory: (dataSource: DataSource, rateLimits: RateLimitStore) => new ServiceMetrics(dataSource, rateLimits),
     };
     const { metricsPort } = config;
     if (metricsPort === undefined) {

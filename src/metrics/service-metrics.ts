@@ -2,6 +2,7 @@ import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
+import type { RateLimitStore } from '../rate-limit/rate-limit-store.js';
 import { RequestTallies } from './request-tallies.js';
 
 /**
@@ -13,13 +14,18 @@ export class ServiceMetrics {
 
   private readonly requests = new RequestTallies();
 
-  constructor(dataSource: DataSource) {
+  constructor(dataSource: DataSource, rateLimits: RateLimitStore) {
     collectDefaultMetrics({ register: this.registry });
     const pool = () => (dataSource.driver as PostgresDriver).master as Pool | undefined;
-    this.poolGauge('db_pool_connections', 'Connections the database pool holds open (idle and in use)', () => pool()?.totalCount);
-    this.poolGauge('db_pool_idle_connections', 'Open connections of the database pool that no query is using', () => pool()?.idleCount);
-    this.poolGauge('db_pool_waiting_requests', 'Queries waiting for a connection of the database pool', () => pool()?.waitingCount);
-    this.poolGauge('db_pool_max_connections', 'The most connections the database pool opens', () => pool()?.options.max);
+    this.gauge('db_pool_connections', 'Connections the database pool holds open (idle and in use)', () => pool()?.totalCount);
+    this.gauge('db_pool_idle_connections', 'Open connections of the database pool that no query is using', () => pool()?.idleCount);
+    this.gauge('db_pool_waiting_requests', 'Queries waiting for a connection of the database pool', () => pool()?.waitingCount);
+    this.gauge('db_pool_max_connections', 'The most connections the database pool opens', () => pool()?.options.max);
+    this.gauge(
+      'rate_limit_store_degraded',
+      'Whether REDIS_URL is set but Redis cannot be reached, so that each process counts rate limits on its own (1) or not (0)',
+      () => Number(rateLimits.degraded),
+    );
   }
 
   recordRequest(method: string, route: string, status: number, seconds: number): void {
@@ -31,7 +37,7 @@ export class ServiceMetrics {
     return `${await this.registry.metrics()}\n${this.requests.exposition()}`;
   }
 
-  private poolGauge(name: string, help: string, read: () => number | undefined): void {
+  private gauge(name: string, help: string, read: () => number | undefined): void {
     new Gauge({
       name,
       help,

@@ -32,7 +32,7 @@ const ERROR_SCHEMA = 'ErrorResponseDto';
 /** Served beside the API but not part of it: Swagger UI and its documents, and the Prometheus metrics (which METRICS_PORT can move elsewhere). */
 const NOT_THE_API = /^\/(?:docs(?:-json|-yaml)?(?:\/|$)|metrics$)/;
 /** Headers whose presence means something to a client, so they must be documented where they are sent. */
-const MEANINGFUL_HEADERS = ['link', 'retry-after'];
+const MEANINGFUL_HEADERS = ['link', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'];
 
 // ajv-formats is CommonJS with a default export that TypeScript's ESM view does not see as callable.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
