@@ -36,12 +36,15 @@ export function buildApiDocument(app: INestApplication): OpenAPIObject {
 /**
  * Every route that takes an API key is rate-limited, and each of its answers may carry the
  * RateLimit fields, whatever the status: the guard counts the request before the handler runs.
+ * Described once under components.headers, referenced from every such response.
  */
 function documentRateLimitHeaders(document: OpenAPIObject): void {
+  document.components = { ...document.components, headers: { ...document.components?.headers, ...RATE_LIMIT_HEADERS } };
+  const references = Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
   for (const operations of Object.values(document.paths)) {
     for (const operation of Object.values(operations) as { security?: unknown[]; responses?: Record<string, { headers?: object }> }[]) {
       if (operation?.security === undefined || operation.responses === undefined) continue;
-      for (const response of Object.values(operation.responses)) response.headers = { ...RATE_LIMIT_HEADERS, ...response.headers };
+      for (const response of Object.values(operation.responses)) response.headers = { ...references, ...response.headers };
     }
   }
 }
