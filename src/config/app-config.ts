@@ -55,7 +55,7 @@ export class AppConfig {
     const mainPort = port(env.PORT);
     return new AppConfig({
       port: mainPort,
-      databaseUrl: databaseUrl(env.DATABASE_URL),
+      databaseUrl: serverUrl('DATABASE_URL', env.DATABASE_URL, ['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/database'),
       databasePoolSize: boundedInteger(env, 'DATABASE_POOL_SIZE', 10, 1, MAX_DATABASE_POOL_SIZE),
       dataDir: dataDir(env.DATA_DIR),
       logLevel: logLevel(env.LOG_LEVEL),
@@ -68,7 +68,7 @@ export class AppConfig {
       rateLimitWindowMs: boundedInteger(env, 'RATE_LIMIT_WINDOW_SECONDS', 10, 1, MAX_RATE_LIMIT_WINDOW_SECONDS) * 1000,
       authFailureLimit: boundedInteger(env, 'AUTH_FAILURE_LIMIT', 30, 0, MAX_RATE_LIMIT_REQUESTS),
       authFailureWindowMs: boundedInteger(env, 'AUTH_FAILURE_WINDOW_SECONDS', 60, 1, MAX_RATE_LIMIT_WINDOW_SECONDS) * 1000,
-      redisUrl: redisUrl(env.REDIS_URL),
+      redisUrl: serverUrl('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:'], 'redis://:password@host:6379/0'),
       rateLimitRedisPrefix: redisPrefix(env.RATE_LIMIT_REDIS_PREFIX),
       trustProxy: trustProxy(env.TRUST_PROXY),
       metricsPort: metricsPort(env.METRICS_PORT, mainPort),
@@ -103,33 +103,21 @@ function metricsPort(raw: string | undefined, mainPort: number): number | undefi
   return parsed;
 }
 
-function databaseUrl(raw: string | undefined): string | undefined {
+/**
+ * A URL of one of `schemes`, or undefined when unset. The messages never quote the value: it may
+ * carry a password.
+ */
+function serverUrl(name: string, raw: string | undefined, schemes: string[], example: string): string | undefined {
   const value = present(raw);
   if (value === undefined) return undefined;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new ConfigError('DATABASE_URL must be a URL such as postgres://user:password@host:5432/database');
+    throw new ConfigError(`${name} must be a URL such as ${example}`);
   }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new ConfigError(`DATABASE_URL must use the postgres:// or postgresql:// scheme, got "${url.protocol}"`);
-  }
-  return value;
-}
-
-function redisUrl(raw: string | undefined): string | undefined {
-  const value = present(raw);
-  if (value === undefined) return undefined;
-  // The messages never quote the value: it may carry a password.
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigError('REDIS_URL must be a URL such as redis://:password@host:6379/0');
-  }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
-    throw new ConfigError(`REDIS_URL must use the redis:// or rediss:// scheme, got "${url.protocol}"`);
+  if (!schemes.includes(url.protocol)) {
+    throw new ConfigError(`${name} must use the ${schemes.map((scheme) => `${scheme}//`).join(' or ')} scheme, got "${url.protocol}"`);
   }
   return value;
 }

@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { freshDatabase, onPostgresServer } from '../support/fresh-database.js';
 import { eventually, send } from '../support/service-client.js';
 import { ServiceProcess } from '../support/service-process.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
@@ -21,36 +21,28 @@ describe('Probes for an orchestrator: /health/live and /health/ready', () => {
 
 /** On the embedded database, the process is the database: it cannot go away on its own, so this needs a server. */
 (onPostgresServer ? describe : describe.skip)('Probes while the database is away (PostgreSQL behind a TCP proxy)', () => {
-  let database: FreshDatabase;
-  let proxy: TcpProxy;
-  let service: ServiceProcess & { port: number };
-
-  afterEach(async () => {
-    await service?.stop('SIGKILL');
-    await proxy?.close();
-    await database?.drop();
-  });
-
   it('keeps /health/live 200 (no restart for a database outage) while /health/ready and /health answer 503, and ready comes back by itself', async () => {
-    database = await freshDatabase();
+    const database = await freshDatabase();
     const serverUrl = new URL(database.env.DATABASE_URL!);
-    proxy = await TcpProxy.start({ host: serverUrl.hostname, port: Number(serverUrl.port || 5432) });
-    const throughProxy = new URL(serverUrl);
-    throughProxy.host = `127.0.0.1:${proxy.port}`;
-    service = await ServiceProcess.start({ DATABASE_URL: throughProxy.toString() });
+    const proxy = await TcpProxy.start({ host: serverUrl.hostname, port: Number(serverUrl.port || 5432) });
+    serverUrl.host = `127.0.0.1:${proxy.port}`;
+    const service = await ServiceProcess.start({ DATABASE_URL: serverUrl.toString() });
+    const probe = (path: string) => send(service.port, 'GET', path, undefined, null);
+    try {
+      await proxy.cut();
+      const live = await probe('/health/live');
+      expect(live).toMatchObject({ status: 200, body: { status: 'ok' } });
+      expect(live.ms).toBeLessThan(1000);
+      for (const path of ['/health/ready', '/health']) {
+        expect(await probe(path)).toMatchObject({ status: 503, body: { error: 'Service Unavailable', message: 'The database cannot be reached' } });
+      }
 
-    await proxy.cut();
-    const live = await send(service.port, 'GET', '/health/live', undefined, null);
-    expect(live).toMatchObject({ status: 200, body: { status: 'ok' } });
-    expect(live.ms).toBeLessThan(1000);
-    for (const path of ['/health/ready', '/health']) {
-      expect(await send(service.port, 'GET', path, undefined, null)).toMatchObject({
-        status: 503,
-        body: { error: 'Service Unavailable', message: 'The database cannot be reached' },
-      });
+      await proxy.restore();
+      expect(await eventually(async () => (await probe('/health/ready')).status === 200, 10_000)).toBe(true);
+    } finally {
+      await service.stop('SIGKILL');
+      await proxy.close();
+      await database.drop();
     }
-
-    await proxy.restore();
-    expect(await eventually(async () => (await send(service.port, 'GET', '/health/ready', undefined, null)).status === 200, 10_000)).toBe(true);
   });
 });
