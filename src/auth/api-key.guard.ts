@@ -2,6 +2,7 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import type { ApiKeyType } from '../api-keys/api-key-type.js';
+import { clientAddress } from '../common/client-address.js';
 import { ForbiddenError, UnauthenticatedError } from '../common/errors.js';
 import { tooManyRequests } from '../rate-limit/rate-limit-headers.js';
 import { ApiKeyVerifier } from './api-key-verifier.js';
@@ -40,7 +41,7 @@ export class ApiKeyGuard implements CanActivate {
 
   /** A key this process has not verified lately: refused without a lookup while its address is blocked for failing too often. */
   private async lookUp(presented: string | undefined, request: Request, context: ExecutionContext): Promise<Principal> {
-    const address = request.ip ?? '';
+    const address = clientAddress(request);
     const blocked = await this.failures.isBlocked(address);
     if (blocked !== undefined) {
       const { limit, windowSeconds } = this.failures;

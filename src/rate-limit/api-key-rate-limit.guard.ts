@@ -5,6 +5,7 @@ import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible'
 import { digestApiKey } from '../auth/api-key-material.js';
 import { IS_PUBLIC_ROUTE } from '../auth/auth.decorators.js';
 import { presentedApiKey } from '../auth/bearer-token.js';
+import { clientAddress } from '../common/client-address.js';
 import { AppConfig } from '../config/app-config.js';
 import { setRateLimitHeaders, tooManyRequests } from './rate-limit-headers.js';
 import { RateLimitStore } from './rate-limit-store.js';
@@ -56,5 +57,5 @@ export class ApiKeyRateLimitGuard implements CanActivate {
 
 function bucketOf(request: Request): string {
   const presented = presentedApiKey(request);
-  return presented === undefined ? `address:${request.ip}` : `key:${digestApiKey(presented)}`;
+  return presented === undefined ? `address:${clientAddress(request)}` : `key:${digestApiKey(presented)}`;
 }

@@ -93,6 +93,12 @@ describe.each(STORES)('TRUST_PROXY=loopback, counted %s: the address behind the 
     await t.http.get(ASSISTANTS).set('X-Forwarded-For', '198.51.100.1, 198.51.100.2').expect(401);
     await t.http.get(ASSISTANTS).set('X-Forwarded-For', '198.51.100.3').expect(401);
   });
+
+  it('counts a forwarded "address" that is no address as the connection it came on: junk makes no bucket of its own', async () => {
+    await t.http.get(ASSISTANTS).set('X-Forwarded-For', 'junk-1').expect(401);
+    await t.http.get(ASSISTANTS).set('X-Forwarded-For', `junk-${'x'.repeat(4000)}`).expect(401);
+    await t.http.get(ASSISTANTS).set('X-Forwarded-For', 'junk-3').expect(429);
+  });
 });
 
 describe('One limit for the deployment: two app instances on one Redis', () => {
