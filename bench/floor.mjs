@@ -11,6 +11,7 @@ import { createServer } from 'node:http';
 import pg from 'pg';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { POOL_SIZE } from '../dist/database/data-source-options.js';
+import { REDIS_OPTIONS } from '../dist/rate-limit/rate-limit-store.js';
 import { EmbeddedPostgres } from '../dist/database/embedded-postgres.js';
 import { nextRunAt } from '../dist/tasks/schedule/next-run.js';
 
@@ -23,7 +24,7 @@ const verifiedKeys = new Map();
 const RATE_LIMIT = Number(process.env.RATE_LIMIT_REQUESTS);
 const RATE_LIMIT_WINDOW_SECONDS = Number(process.env.RATE_LIMIT_WINDOW_SECONDS ?? 10);
 const redis = process.env.REDIS_URL
-  ? new Redis(process.env.REDIS_URL, { enableOfflineQueue: false, commandTimeout: 250, maxRetriesPerRequest: 0, lazyConnect: true })
+  ? new Redis(process.env.REDIS_URL, REDIS_OPTIONS)
   : undefined;
 await redis?.connect();
 const limiterOptions = { points: RATE_LIMIT, duration: RATE_LIMIT_WINDOW_SECONDS };
