@@ -1,16 +1,36 @@
 // The floor: a bare node:http + pg server answering the benchmarked routes with the same SQL as
-// the service (key digest lookup, ownership check, the query) and the same JSON, and nothing else.
+// the service (key digest lookup, ownership check, the query) and the same JSON, and nothing else
+// but the minimum the service must do as deployed: a verified key is trusted for
+// API_KEY_CACHE_SECONDS (default 10) without a lookup, and every request is counted against the
+// key's rate limit with the same rate-limiter-flexible call, in Redis when REDIS_URL is set (one
+// round trip), else in memory.
 //   DATABASE_URL=…  node bench/floor.mjs        or        FLOOR_DATA_DIR=… node bench/floor.mjs (embedded)
+import { Redis } from 'ioredis';
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import pg from 'pg';
+import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { POOL_SIZE } from '../dist/database/data-source-options.js';
+import { REDIS_OPTIONS } from '../dist/rate-limit/rate-limit-store.js';
 import { EmbeddedPostgres } from '../dist/database/embedded-postgres.js';
 import { nextRunAt } from '../dist/tasks/schedule/next-run.js';
 
 // PGlite is served over one connection, as the service does (see src/database/database-endpoint.ts).
 const embedded = process.env.DATABASE_URL ? undefined : await EmbeddedPostgres.start(process.env.FLOOR_DATA_DIR, 1);
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL ?? embedded.url, max: embedded ? 1 : POOL_SIZE });
+
+const KEY_CACHE_MS = Number(process.env.API_KEY_CACHE_SECONDS ?? 10) * 1000;
+const verifiedKeys = new Map();
+const RATE_LIMIT = Number(process.env.RATE_LIMIT_REQUESTS);
+const RATE_LIMIT_WINDOW_SECONDS = Number(process.env.RATE_LIMIT_WINDOW_SECONDS ?? 10);
+const redis = process.env.REDIS_URL
+  ? new Redis(process.env.REDIS_URL, REDIS_OPTIONS)
+  : undefined;
+await redis?.connect();
+const limiterOptions = { points: RATE_LIMIT, duration: RATE_LIMIT_WINDOW_SECONDS };
+const limiter = redis
+  ? new RateLimiterRedis({ ...limiterOptions, storeClient: redis, keyPrefix: `${process.env.RATE_LIMIT_REDIS_PREFIX}:floor` })
+  : new RateLimiterMemory(limiterOptions);
 
 const routes = [
   ['GET', /^\/api\/cloud\/assistants\/([^/]+)\/tools$/, listTools],
@@ -27,7 +47,13 @@ const server = createServer(async (request, response) => {
   const route = routes.find(([method, path]) => method === request.method && path.test(url.pathname));
   try {
     if (route === undefined) return send(response, 404, { error: 'Not Found', message: 'No such route' });
-    const workspaceId = await authenticate(request.headers.authorization);
+    const value = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '')?.[1];
+    const digest = value === undefined ? undefined : createHash('sha256').update(value).digest('hex');
+    const counted = await limiter.consume(digest ?? request.socket.remoteAddress);
+    response.setHeader('RateLimit-Limit', RATE_LIMIT);
+    response.setHeader('RateLimit-Remaining', counted.remainingPoints);
+    response.setHeader('RateLimit-Reset', Math.ceil(counted.msBeforeNext / 1000));
+    const workspaceId = digest === undefined ? undefined : await authenticate(digest);
     if (workspaceId === undefined) return send(response, 401, { error: 'Unauthorized', message: 'The API key is invalid or missing' });
     const body = request.method === 'POST' || request.method === 'PUT' ? JSON.parse(await readBody(request)) : undefined;
     const [status, payload] = await route[2](workspaceId, url, body, ...route[1].exec(url.pathname).slice(1));
@@ -38,17 +64,20 @@ const server = createServer(async (request, response) => {
 });
 server.listen(0, '127.0.0.1', () => console.log(`Listening on port ${server.address().port}`));
 process.once('SIGTERM', () => server.close(async () => {
+  redis?.disconnect();
   await pool.end();
   await embedded?.stop();
   process.exit(0);
 }));
 
-async function authenticate(header) {
-  const value = /^Bearer +(\S+) *$/i.exec(header ?? '')?.[1];
-  if (value === undefined) return undefined;
-  const digest = createHash('sha256').update(value).digest('hex');
+async function authenticate(digest) {
+  const now = Date.now();
+  const cached = verifiedKeys.get(digest);
+  if (cached !== undefined && cached.until > now) return cached.workspaceId;
   const { rows } = await pool.query('SELECT workspace_id, type FROM api_keys WHERE digest = $1', [digest]);
-  return rows[0]?.type === 'PRIVATE' ? rows[0].workspace_id : undefined;
+  const workspaceId = rows[0]?.type === 'PRIVATE' ? rows[0].workspace_id : undefined;
+  if (workspaceId !== undefined) verifiedKeys.set(digest, { workspaceId, until: now + KEY_CACHE_MS });
+  return workspaceId;
 }
 
 async function ownsAssistant(workspaceId, assistantId) {

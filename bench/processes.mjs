@@ -10,6 +10,11 @@ import pg from 'pg';
 
 export const PRIVATE_KEY = 'sk_bench0private0key0aaaaaaaaaaaaaaaaaaaaaaaaa';
 
+/** The most RATE_LIMIT_REQUESTS allows: counted like any limit, never reached by one key in 10 s. */
+const BENCH_RATE_LIMIT = 1_000_000;
+/** Keys of this run alone on a Redis others may share. */
+const REDIS_PREFIX = `amc-bench:${process.pid}`;
+
 /** The V8 flags of `npm start` and of the image's CMD. */
 const SERVICE_NODE_FLAGS = ['--heap-growing-percent=150'];
 
@@ -23,8 +28,9 @@ export async function startProcess(script, env, nodeFlags = []) {
   const logFile = join(tmpdir(), `amc-bench-${process.pid}-${basename(script)}-${Math.round(started)}.log`);
   const output = openSync(logFile, 'w');
   const child = spawn(process.execPath, [...nodeFlags, script], {
-    // The rate limit would refuse a benchmark's load from one key; the request log stays on, as in production.
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'log', RATE_LIMIT_REQUESTS: '0', ...env },
+    // As in production: the request log and the rate limit on (in Redis when REDIS_URL is set), with a
+    // limit the benchmark's one key never reaches, so that every request is counted and none refused.
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'log', RATE_LIMIT_REQUESTS: String(BENCH_RATE_LIMIT), RATE_LIMIT_REDIS_PREFIX: REDIS_PREFIX, ...env },
     stdio: ['ignore', output, 'inherit'],
   });
   closeSync(output);

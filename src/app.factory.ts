@@ -14,9 +14,9 @@ import { createRootLogger, nestLoggerOnto } from './logging/root-logger.js';
 import { buildApiDocument } from './openapi/api-document.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
 
-/** Every route is under /api/cloud but the health check and the metrics; the app and the OpenAPI writer share this. */
+/** Every route is under /api/cloud but the health checks and the metrics; the app and the OpenAPI writer share this. */
 export function setGlobalPrefix(app: INestApplication): void {
-  app.setGlobalPrefix('api/cloud', { exclude: ['health', 'metrics'] });
+  app.setGlobalPrefix('api/cloud', { exclude: ['health', 'health/live', 'health/ready', 'metrics'] });
 }
 
 /** The app, initialised, as main.ts serves it and as the e2e suites test it: same module, same HTTP pipeline. */
@@ -28,6 +28,8 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   });
   // An ETag would hash every response body, and no client of this API revalidates with If-None-Match.
   app.set('etag', false);
+  // Before anything reads request.ip: the rate limits and the log line see the client, not the load balancer.
+  app.set('trust proxy', config.trustProxy);
   setGlobalPrefix(app);
   app.use(everyRequest(logger, app.get(ServiceMetrics)));
   app.use(jsonObjectBody);

@@ -28,6 +28,14 @@ export class ApiKeyVerifier {
     return principal;
   }
 
+  /** The caller behind a key verified lately, without asking the database; undefined when it must be looked up. */
+  cached(value: string): Principal | undefined {
+    if (!looksLikeApiKey(value)) return undefined;
+    const principal = this.cache.get(digestApiKey(value));
+    if (principal !== undefined) this.uses.record(principal.keyId);
+    return principal;
+  }
+
   /** Call when keys were replaced behind the service's back (a restore, a test's reset). */
   forgetAll(): void {
     this.cache.forgetAll();

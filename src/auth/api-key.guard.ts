@@ -1,11 +1,15 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import type { ApiKeyType } from '../api-keys/api-key-type.js';
+import { clientAddress } from '../common/client-address.js';
 import { ForbiddenError, UnauthenticatedError } from '../common/errors.js';
+import { tooManyRequests } from '../rate-limit/rate-limit-headers.js';
 import { ApiKeyVerifier } from './api-key-verifier.js';
+import { AuthFailureLimiter } from './auth-failure-limiter.js';
 import { ACCEPTED_KEY_TYPES, DEFAULT_ACCEPTED_KEY_TYPES, IS_PUBLIC_ROUTE } from './auth.decorators.js';
 import { presentedApiKey } from './bearer-token.js';
+import type { Principal } from './principal.js';
 
 /** Global: every route needs an API key of an accepted kind unless it is marked @PublicRoute(). */
 @Injectable()
@@ -13,6 +17,7 @@ export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly verifier: ApiKeyVerifier,
+    private readonly failures: AuthFailureLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -21,8 +26,7 @@ export class ApiKeyGuard implements CanActivate {
 
     const request = context.switchToHttp().getRequest<Request>();
     const presented = presentedApiKey(request);
-    const principal = presented === undefined ? null : await this.verifier.verify(presented);
-    if (principal === null) throw new UnauthenticatedError();
+    const principal = (presented === undefined ? undefined : this.verifier.cached(presented)) ?? (await this.lookUp(presented, request, context));
 
     const accepted =
       this.reflector.getAllAndOverride<ApiKeyType[]>(ACCEPTED_KEY_TYPES, targets) ?? DEFAULT_ACCEPTED_KEY_TYPES;
@@ -33,5 +37,25 @@ export class ApiKeyGuard implements CanActivate {
     }
     request.principal = principal;
     return true;
+  }
+
+  /** A key this process has not verified lately: refused without a lookup while its address is blocked for failing too often. */
+  private async lookUp(presented: string | undefined, request: Request, context: ExecutionContext): Promise<Principal> {
+    const address = clientAddress(request);
+    const blocked = await this.failures.isBlocked(address);
+    if (blocked !== undefined) {
+      const { limit, windowSeconds } = this.failures;
+      throw tooManyRequests(
+        context.switchToHttp().getResponse<Response>(),
+        limit,
+        blocked,
+        (seconds) =>
+          `Too many failed authentications from this address: at most ${limit} per ${windowSeconds} seconds; retry in ${seconds} seconds`,
+      );
+    }
+    const principal = presented === undefined ? null : await this.verifier.verify(presented);
+    if (principal !== null) return principal;
+    await this.failures.recordFailure(address);
+    throw new UnauthenticatedError();
   }
 }

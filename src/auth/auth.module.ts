@@ -5,6 +5,7 @@ import { ApiKey } from '../api-keys/entities/api-key.entity.js';
 import { AppConfig } from '../config/app-config.js';
 import { ApiKeyGuard } from './api-key.guard.js';
 import { ApiKeyVerifier } from './api-key-verifier.js';
+import { AuthFailureLimiter } from './auth-failure-limiter.js';
 import { KeyRevocations } from './key-revocations.js';
 import { KeyUseRecorder } from './key-use-recorder.js';
 import { VerifiedKeyCache } from './verified-key-cache.js';
@@ -13,6 +14,7 @@ import { VerifiedKeyCache } from './verified-key-cache.js';
   imports: [TypeOrmModule.forFeature([ApiKey])],
   providers: [
     ApiKeyVerifier,
+    AuthFailureLimiter,
     KeyUseRecorder,
     KeyRevocations,
     { provide: VerifiedKeyCache, inject: [AppConfig], useFactory: (config: AppConfig) => new VerifiedKeyCache(config.apiKeyCacheTtlMs) },

@@ -10,6 +10,7 @@ describe('AppConfig.fromEnvironment', () => {
       port: 3000,
       databaseUrl: undefined,
       databaseListenUrl: undefined,
+      databasePoolSize: 10,
       dataDir: resolve('./data'),
       logLevel: 'log',
       bootstrapOrganizationKey: undefined,
@@ -19,6 +20,11 @@ describe('AppConfig.fromEnvironment', () => {
       previousEncryptionKeys: [],
       rateLimitRequests: 3000,
       rateLimitWindowMs: 10_000,
+      authFailureLimit: 30,
+      authFailureWindowMs: 60_000,
+      redisUrl: undefined,
+      rateLimitRedisPrefix: 'amc:rl',
+      trustProxy: false,
       metricsPort: undefined,
     });
   });
@@ -38,6 +44,12 @@ describe('AppConfig.fromEnvironment', () => {
       RATE_LIMIT_REQUESTS: '0',
       RATE_LIMIT_WINDOW_SECONDS: '60',
       METRICS_PORT: '9464',
+      DATABASE_POOL_SIZE: '4',
+      AUTH_FAILURE_LIMIT: '0',
+      AUTH_FAILURE_WINDOW_SECONDS: '600',
+      REDIS_URL: 'rediss://:secret@cache:6380/2',
+      RATE_LIMIT_REDIS_PREFIX: 'amc:staging',
+      TRUST_PROXY: '10.0.0.0/8, 192.168.1.7 ,fd00::/8,loopback',
     });
     expect({ ...config }).toEqual({
       port: 8080,
@@ -53,6 +65,12 @@ describe('AppConfig.fromEnvironment', () => {
       rateLimitRequests: 0,
       rateLimitWindowMs: 60_000,
       metricsPort: 9464,
+      databasePoolSize: 4,
+      authFailureLimit: 0,
+      authFailureWindowMs: 600_000,
+      redisUrl: 'rediss://:secret@cache:6380/2',
+      rateLimitRedisPrefix: 'amc:staging',
+      trustProxy: ['10.0.0.0/8', '192.168.1.7', 'fd00::/8', 'loopback'],
     });
   });
 
@@ -78,6 +96,18 @@ describe('AppConfig.fromEnvironment', () => {
     [{ RATE_LIMIT_REQUESTS: 'many' }, /^RATE_LIMIT_REQUESTS /],
     [{ RATE_LIMIT_WINDOW_SECONDS: '0' }, /^RATE_LIMIT_WINDOW_SECONDS must be an integer from 1 to 3600/],
     [{ METRICS_PORT: 'nine' }, /^METRICS_PORT must be an integer from 0 to 65535/],
+    [{ DATABASE_POOL_SIZE: '0' }, /^DATABASE_POOL_SIZE must be an integer from 1 to 1000/],
+    [{ AUTH_FAILURE_LIMIT: '-3' }, /^AUTH_FAILURE_LIMIT must be an integer from 0 to 1000000/],
+    [{ AUTH_FAILURE_WINDOW_SECONDS: '3601' }, /^AUTH_FAILURE_WINDOW_SECONDS must be an integer from 1 to 3600/],
+    [{ REDIS_URL: 'localhost:6379' }, /^REDIS_URL must use the redis:\/\/ or rediss:\/\/ scheme/],
+    [{ REDIS_URL: 'not a url' }, /^REDIS_URL must be a URL/],
+    [{ RATE_LIMIT_REDIS_PREFIX: 'has space' }, /^RATE_LIMIT_REDIS_PREFIX must be 1 to 64 of/],
+    [{ RATE_LIMIT_REDIS_PREFIX: 'x'.repeat(65) }, /^RATE_LIMIT_REDIS_PREFIX /],
+    [{ TRUST_PROXY: 'yes' }, /^TRUST_PROXY must be false, true, a number of hops .*"yes" is none of these/],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, /^TRUST_PROXY .*"10.0.0.0\/33"/],
+    [{ TRUST_PROXY: '10.0.0.1,,10.0.0.2' }, /^TRUST_PROXY /],
+    [{ TRUST_PROXY: '::1/129' }, /^TRUST_PROXY /],
+    [{ TRUST_PROXY: '101' }, /^TRUST_PROXY /],
     [{ METRICS_PORT: '3000' }, /^METRICS_PORT must differ from PORT \(3000\)/],
   ])('stops on %j with a message naming the variable', (env, message) => {
     expect(() => AppConfig.fromEnvironment(env)).toThrow(ConfigError);
@@ -93,6 +123,23 @@ describe('AppConfig.fromEnvironment', () => {
 
   it('listens for key revocations on DATABASE_URL unless DATABASE_LISTEN_URL names another', () => {
     expect(AppConfig.fromEnvironment({ DATABASE_URL: 'postgres://pgbouncer:6432/app' }).databaseListenUrl).toBe('postgres://pgbouncer:6432/app');
+  });
+
+  it.each([
+    ['false', false],
+    ['TRUE', true],
+    ['0', 0],
+    ['2', 2],
+    ['127.0.0.1', ['127.0.0.1']],
+    ['uniquelocal,::1', ['uniquelocal', '::1']],
+  ])('reads TRUST_PROXY=%s as Express takes it', (value, expected) => {
+    expect(AppConfig.fromEnvironment({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it('never quotes a bad REDIS_URL, which may hold a password', () => {
+    const error = captureError(() => AppConfig.fromEnvironment({ REDIS_URL: 'http://user:hunter2@cache' }));
+    expect(error.message).toMatch(/^REDIS_URL /);
+    expect(error.message).not.toContain('hunter2');
   });
 
   it('treats an empty variable as unset', () => {

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'] as const;
@@ -16,6 +17,8 @@ export class AppConfig {
   readonly databaseUrl: string | undefined;
   /** Where each replica LISTENs for key revocations: a session of its own, past any transaction-pooling PgBouncer. */
   readonly databaseListenUrl: string | undefined;
+  /** Connections each process keeps to the server of DATABASE_URL (the embedded database always uses one). */
+  readonly databasePoolSize: number;
   readonly dataDir: string;
   readonly logLevel: LogLevel;
   readonly bootstrapOrganizationKey: string | undefined;
@@ -29,6 +32,15 @@ export class AppConfig {
   /** Requests one API key may make per rate-limit window; 0 turns rate limiting off. */
   readonly rateLimitRequests: number;
   readonly rateLimitWindowMs: number;
+  /** Failed authentications (401) one client address may cause per window before its unverifiable keys get 429; 0 turns it off. */
+  readonly authFailureLimit: number;
+  readonly authFailureWindowMs: number;
+  /** Where rate-limit counters live, shared by every replica; undefined counts in each process. */
+  readonly redisUrl: string | undefined;
+  /** Prepended to every Redis key, so that several deployments can share one Redis. */
+  readonly rateLimitRedisPrefix: string;
+  /** Express's `trust proxy`: which hops of X-Forwarded-For to believe when telling the client's address. */
+  readonly trustProxy: TrustProxy;
   /** A separate port serving only GET /metrics; undefined serves /metrics on `port`. */
   readonly metricsPort: number | undefined;
 
@@ -43,11 +55,12 @@ export class AppConfig {
       throw new ConfigError('BOOTSTRAP_ORGANIZATION_KEY and BOOTSTRAP_PRIVATE_KEY must differ');
     }
     const mainPort = port(env.PORT);
-    const mainDatabaseUrl = databaseUrl(env, 'DATABASE_URL');
+    const mainDatabaseUrl = serverUrl('DATABASE_URL', env.DATABASE_URL, ['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/database');
     return new AppConfig({
       port: mainPort,
       databaseUrl: mainDatabaseUrl,
       databaseListenUrl: databaseListenUrl(env, mainDatabaseUrl),
+      databasePoolSize: boundedInteger(env, 'DATABASE_POOL_SIZE', 10, 1, MAX_DATABASE_POOL_SIZE),
       dataDir: dataDir(env.DATA_DIR),
       logLevel: logLevel(env.LOG_LEVEL),
       bootstrapOrganizationKey: organizationKey,
@@ -57,6 +70,11 @@ export class AppConfig {
       previousEncryptionKeys: encryptionKeys(env, 'ENCRYPTION_KEY_PREVIOUS'),
       rateLimitRequests: boundedInteger(env, 'RATE_LIMIT_REQUESTS', 3000, 0, MAX_RATE_LIMIT_REQUESTS),
       rateLimitWindowMs: boundedInteger(env, 'RATE_LIMIT_WINDOW_SECONDS', 10, 1, MAX_RATE_LIMIT_WINDOW_SECONDS) * 1000,
+      authFailureLimit: boundedInteger(env, 'AUTH_FAILURE_LIMIT', 30, 0, MAX_RATE_LIMIT_REQUESTS),
+      authFailureWindowMs: boundedInteger(env, 'AUTH_FAILURE_WINDOW_SECONDS', 60, 1, MAX_RATE_LIMIT_WINDOW_SECONDS) * 1000,
+      redisUrl: serverUrl('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:'], 'redis://:password@host:6379/0'),
+      rateLimitRedisPrefix: redisPrefix(env.RATE_LIMIT_REDIS_PREFIX),
+      trustProxy: trustProxy(env.TRUST_PROXY),
       metricsPort: metricsPort(env.METRICS_PORT, mainPort),
     });
   }
@@ -89,28 +107,72 @@ function metricsPort(raw: string | undefined, mainPort: number): number | undefi
   return parsed;
 }
 
-function databaseUrl(env: NodeJS.ProcessEnv, name: 'DATABASE_URL' | 'DATABASE_LISTEN_URL'): string | undefined {
-  const value = present(env[name]);
+/**
+ * A URL of one of `schemes`, or undefined when unset. The messages never quote the value: it may
+ * carry a password.
+ */
+function serverUrl(name: string, raw: string | undefined, schemes: string[], example: string): string | undefined {
+  const value = present(raw);
   if (value === undefined) return undefined;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new ConfigError(`${name} must be a URL such as postgres://user:password@host:5432/database`);
+    throw new ConfigError(`${name} must be a URL such as ${example}`);
   }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new ConfigError(`${name} must use the postgres:// or postgresql:// scheme, got "${url.protocol}"`);
+  if (!schemes.includes(url.protocol)) {
+    throw new ConfigError(`${name} must use the ${schemes.map((scheme) => `${scheme}//`).join(' or ')} scheme, got "${url.protocol}"`);
   }
   return value;
 }
 
 /** The embedded database has no other replica to hear from: a listening URL without DATABASE_URL is a mistake. */
 function databaseListenUrl(env: NodeJS.ProcessEnv, mainDatabaseUrl: string | undefined): string | undefined {
-  const value = databaseUrl(env, 'DATABASE_LISTEN_URL');
+  const value = serverUrl('DATABASE_LISTEN_URL', env.DATABASE_LISTEN_URL, ['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/database');
   if (value !== undefined && mainDatabaseUrl === undefined) {
     throw new ConfigError('DATABASE_LISTEN_URL needs DATABASE_URL: the embedded PostgreSQL is heard in-process');
   }
   return value ?? mainDatabaseUrl;
+}
+
+const REDIS_PREFIX_SHAPE = /^[A-Za-z0-9:_.-]{1,64}$/;
+
+function redisPrefix(raw: string | undefined): string {
+  const value = present(raw) ?? 'amc:rl';
+  if (!REDIS_PREFIX_SHAPE.test(value)) {
+    throw new ConfigError(`RATE_LIMIT_REDIS_PREFIX must be 1 to 64 of A-Z, a-z, 0-9, ":", "_", "." and "-", got "${value}"`);
+  }
+  return value;
+}
+
+/** What Express's `trust proxy` takes: all or nothing, a number of hops, or the addresses and networks of the proxies. */
+export type TrustProxy = boolean | number | string[];
+
+const NAMED_NETWORKS = ['loopback', 'linklocal', 'uniquelocal'];
+const MAX_PROXY_HOPS = 100;
+
+function trustProxy(raw: string | undefined): TrustProxy {
+  const value = present(raw)?.toLowerCase();
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value) && Number(value) <= MAX_PROXY_HOPS) return Number(value);
+  const proxies = value.split(',').map((part) => part.trim());
+  const wrong = proxies.find((proxy) => !NAMED_NETWORKS.includes(proxy) && !isAddressOrNetwork(proxy));
+  if (wrong !== undefined) {
+    throw new ConfigError(
+      `TRUST_PROXY must be false, true, a number of hops from 0 to ${MAX_PROXY_HOPS}, or comma-separated addresses, ` +
+        `CIDR networks and ${NAMED_NETWORKS.join('/')}; "${wrong.slice(0, 100)}" is none of these`,
+    );
+  }
+  return proxies;
+}
+
+function isAddressOrNetwork(text: string): boolean {
+  const [address, prefix, ...rest] = text.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }
 
 function dataDir(raw: string | undefined): string {
@@ -127,6 +189,7 @@ function logLevel(raw: string | undefined): LogLevel {
 }
 
 const MAX_API_KEY_CACHE_SECONDS = 300;
+const MAX_DATABASE_POOL_SIZE = 1000;
 const MAX_RATE_LIMIT_REQUESTS = 1_000_000;
 const MAX_RATE_LIMIT_WINDOW_SECONDS = 3600;
 

@@ -1,6 +1,5 @@
 import { Logger } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config.js';
-import { POOL_SIZE } from './data-source-options.js';
 import { EmbeddedPostgres } from './embedded-postgres.js';
 
 /**
@@ -23,7 +22,7 @@ export class DatabaseEndpoint {
   ) {}
 
   static async open(config: AppConfig): Promise<DatabaseEndpoint> {
-    if (config.databaseUrl !== undefined) return new DatabaseEndpoint(config.databaseUrl, POOL_SIZE);
+    if (config.databaseUrl !== undefined) return new DatabaseEndpoint(config.databaseUrl, config.databasePoolSize);
     const embedded = await EmbeddedPostgres.start(config.dataDir, EMBEDDED_POOL_SIZE + EMBEDDED_SPARE_CONNECTIONS);
     this.logger.log(`Using the embedded PostgreSQL (PGlite) with its files in ${config.dataDir}`);
     return new DatabaseEndpoint(embedded.url, EMBEDDED_POOL_SIZE, embedded);

@@ -20,10 +20,29 @@ export class HealthController {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   @Get()
-  @ApiOperation({ summary: 'Liveness and readiness: 200 when the database answers, 503 when not. No API key.' })
+  @ApiOperation({ summary: 'Whether the service can serve: 200 when the database answers, 503 when not (as /health/ready). No API key.' })
   @ApiOkResponse({ description: 'The database answers', type: HealthDto })
   @ApiPublicRouteErrorResponses()
-  async check(): Promise<HealthDto> {
+  check(): Promise<HealthDto> {
+    return this.ready();
+  }
+
+  @Get('live')
+  @ApiOperation({
+    summary:
+      'Liveness probe: 200 whenever the process answers, without asking the database (a database outage must not get every replica restarted). No API key.',
+  })
+  @ApiOkResponse({ description: 'The process answers', type: HealthDto })
+  @ApiPublicRouteErrorResponses()
+  live(): HealthDto {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  @ApiOperation({ summary: 'Readiness probe: 200 when the database answers, 503 when not, so that a load balancer sends requests elsewhere. No API key.' })
+  @ApiOkResponse({ description: 'The database answers', type: HealthDto })
+  @ApiPublicRouteErrorResponses()
+  async ready(): Promise<HealthDto> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error('timed out')), DATABASE_CHECK_TIMEOUT_MS);

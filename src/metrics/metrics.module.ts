@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { AuthModule } from '../auth/auth.module.js';
 import { KeyRevocations } from '../auth/key-revocations.js';
 import type { AppConfig } from '../config/app-config.js';
+import { RateLimitStore } from '../rate-limit/rate-limit-store.js';
 import { MetricsController } from './metrics.controller.js';
 import { MetricsServer } from './metrics-server.js';
 import { ServiceMetrics } from './service-metrics.js';
@@ -14,8 +15,9 @@ export class MetricsModule {
   static forRoot(config: AppConfig): DynamicModule {
     const metrics: Provider = {
       provide: ServiceMetrics,
-      inject: [getDataSourceToken(), KeyRevocations],
-      useFactory: (dataSource: DataSource, revocations: KeyRevocations) => new ServiceMetrics(dataSource, revocations),
+      inject: [getDataSourceToken(), KeyRevocations, RateLimitStore],
+      useFactory: (dataSource: DataSource, revocations: KeyRevocations, rateLimits: RateLimitStore) =>
+        new ServiceMetrics(dataSource, revocations, rateLimits),
     };
     const { metricsPort } = config;
     if (metricsPort === undefined) {

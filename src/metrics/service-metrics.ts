@@ -3,6 +3,7 @@ import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 import type { KeyRevocations } from '../auth/key-revocations.js';
+import type { RateLimitStore } from '../rate-limit/rate-limit-store.js';
 import { RequestTallies } from './request-tallies.js';
 
 /**
@@ -14,7 +15,7 @@ export class ServiceMetrics {
 
   private readonly requests = new RequestTallies();
 
-  constructor(dataSource: DataSource, revocations: Pick<KeyRevocations, 'listening'>) {
+  constructor(dataSource: DataSource, revocations: Pick<KeyRevocations, 'listening'>, rateLimits: Pick<RateLimitStore, 'degraded'>) {
     collectDefaultMetrics({ register: this.registry });
     const pool = () => (dataSource.driver as PostgresDriver).master as Pool | undefined;
     this.gauge('db_pool_connections', 'Connections the database pool holds open (idle and in use)', () => pool()?.totalCount);
@@ -25,6 +26,11 @@ export class ServiceMetrics {
       'api_key_revocations_listening',
       '1 while this replica hears every API key revocation and so caches verified keys; 0 while it verifies every key against the database',
       () => Number(revocations.listening),
+    );
+    this.gauge(
+      'rate_limit_store_degraded',
+      'Whether REDIS_URL is set but Redis cannot be reached, so that each process counts rate limits on its own (1) or not (0)',
+      () => Number(rateLimits.degraded),
     );
   }
 

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { RATE_LIMIT_HEADERS } from '../rate-limit/rate-limit-headers.js';
 
 const TAGS: Record<string, string> = {
   health: 'Whether the service and its database answer',
@@ -28,7 +29,24 @@ export function buildApiDocument(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, config.build());
   document.info = { ...document.info, contact: undefined, license: { name: 'UNLICENSED' } };
   document.components = { ...document.components, schemas: closedObjects(document.components?.schemas ?? {}) };
+  documentRateLimitHeaders(document);
   return document;
+}
+
+/**
+ * Every route that takes an API key is rate-limited, and each of its answers may carry the
+ * RateLimit fields, whatever the status: the guard counts the request before the handler runs.
+ * Described once under components.headers, referenced from every such response.
+ */
+function documentRateLimitHeaders(document: OpenAPIObject): void {
+  document.components = { ...document.components, headers: { ...document.components?.headers, ...RATE_LIMIT_HEADERS } };
+  const references = Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+  for (const operations of Object.values(document.paths)) {
+    for (const operation of Object.values(operations) as { security?: unknown[]; responses?: Record<string, { headers?: object }> }[]) {
+      if (operation?.security === undefined || operation.responses === undefined) continue;
+      for (const response of Object.values(operation.responses)) response.headers = { ...references, ...response.headers };
+    }
+  }
 }
 
 type Schemas = NonNullable<NonNullable<OpenAPIObject['components']>['schemas']>;

@@ -1,40 +1,61 @@
-import { type CanActivate, type ExecutionContext, HttpException, HttpStatus, Injectable } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
+import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { digestApiKey } from '../auth/api-key-material.js';
 import { IS_PUBLIC_ROUTE } from '../auth/auth.decorators.js';
 import { presentedApiKey } from '../auth/bearer-token.js';
-import { FixedWindowCounter } from './fixed-window-counter.js';
+import { clientAddress } from '../common/client-address.js';
+import { AppConfig } from '../config/app-config.js';
+import { setRateLimitHeaders, tooManyRequests } from './rate-limit-headers.js';
+import { RateLimitStore } from './rate-limit-store.js';
 
 /**
  * Counts requests per API key, before the API-key guard, so that a refused request costs no key lookup.
  * The bucket is the SHA-256 digest of the presented key (the digest its lookup uses: one bucket per
  * key, and the key itself is never kept); a request without a key is counted by its address.
- * Routes that need no key (/health) are not limited.
+ * Routes that need no key (/health) are not limited. Every counted response tells the client where
+ * it stands (RateLimit-Limit, -Remaining, -Reset).
  */
 @Injectable()
 export class ApiKeyRateLimitGuard implements CanActivate {
+  private readonly limiter: RateLimiterAbstract;
+  private readonly limit: number;
+  private readonly windowSeconds: number;
+
   constructor(
     private readonly reflector: Reflector,
-    private readonly counter: FixedWindowCounter,
-  ) {}
+    store: RateLimitStore,
+    config: AppConfig,
+  ) {
+    this.limit = config.rateLimitRequests;
+    this.windowSeconds = config.rateLimitWindowMs / 1000;
+    this.limiter = store.limiter('requests', this.limit, config.rateLimitWindowMs);
+  }
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
-    const request = context.switchToHttp().getRequest<Request>();
-    const counted = this.counter.hit(bucketOf(request));
-    if (counted.allowed) return true;
-    context.switchToHttp().getResponse<Response>().setHeader('Retry-After', String(counted.retryAfterSeconds));
-    const { limit, windowMs } = this.counter;
-    throw new HttpException(
-      `Rate limit exceeded: at most ${limit} requests per ${windowMs / 1000} seconds for each API key; ` +
-        `retry in ${counted.retryAfterSeconds} seconds`,
-      HttpStatus.TOO_MANY_REQUESTS,
-    );
+    const http = context.switchToHttp();
+    const response = http.getResponse<Response>();
+    let counted: RateLimiterRes;
+    try {
+      counted = await this.limiter.consume(bucketOf(http.getRequest<Request>()));
+    } catch (refused) {
+      if (!(refused instanceof RateLimiterRes)) throw refused;
+      throw tooManyRequests(
+        response,
+        this.limit,
+        refused,
+        (seconds) =>
+          `Rate limit exceeded: at most ${this.limit} requests per ${this.windowSeconds} seconds for each API key; retry in ${seconds} seconds`,
+      );
+    }
+    setRateLimitHeaders(response, this.limit, counted);
+    return true;
   }
 }
 
 function bucketOf(request: Request): string {
   const presented = presentedApiKey(request);
-  return presented === undefined ? `address:${request.ip}` : `key:${digestApiKey(presented)}`;
+  return presented === undefined ? `address:${clientAddress(request)}` : `key:${digestApiKey(presented)}`;
 }

@@ -1,20 +1,22 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Global, Module, type Provider } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import type { AppConfig } from '../config/app-config.js';
+import { AppConfig } from '../config/app-config.js';
 import { ApiKeyRateLimitGuard } from './api-key-rate-limit.guard.js';
-import { FixedWindowCounter } from './fixed-window-counter.js';
+import { RateLimitStore } from './rate-limit-store.js';
 
-/** RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS for each API key, across all routes; 0 requests turns it off. */
+/**
+ * RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS for each API key, across all routes (0 requests
+ * turns it off); the counters in Redis when REDIS_URL is set. The store is global: the failed-
+ * authentication limit counts in it too.
+ */
+@Global()
 @Module({})
 export class RateLimitModule {
   static forRoot(config: AppConfig): DynamicModule {
-    if (config.rateLimitRequests === 0) return { module: RateLimitModule };
-    return {
-      module: RateLimitModule,
-      providers: [
-        { provide: FixedWindowCounter, useValue: new FixedWindowCounter(config.rateLimitRequests, config.rateLimitWindowMs) },
-        { provide: APP_GUARD, useClass: ApiKeyRateLimitGuard },
-      ],
-    };
+    const providers: Provider[] = [
+      { provide: RateLimitStore, inject: [AppConfig], useFactory: (appConfig: AppConfig) => new RateLimitStore(appConfig) },
+    ];
+    if (config.rateLimitRequests > 0) providers.push({ provide: APP_GUARD, useClass: ApiKeyRateLimitGuard });
+    return { module: RateLimitModule, providers, exports: [RateLimitStore] };
   }
 }

@@ -107,6 +107,8 @@ describe('HTTP pipeline', () => {
       '/api/cloud/tasks/{taskId}',
       '/api/cloud/workspaces',
       '/health',
+      '/health/live',
+      '/health/ready',
     ]);
     const create = document.paths['/api/cloud/api-keys'].post;
     expect(create.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/CreateApiKeyDto');

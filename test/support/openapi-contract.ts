@@ -17,12 +17,12 @@ export type Verdict = { checked: string } | { skipped: true } | { failure: strin
 
 type Schema = Record<string, unknown>;
 interface MediaType { schema?: Schema }
-interface Header { schema?: Schema }
+interface Header { schema?: Schema; $ref?: string }
 interface DocumentedResponse { content?: Record<string, MediaType>; headers?: Record<string, Header> }
 interface Operation { responses: Record<string, DocumentedResponse> }
 interface Document {
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, Schema> };
+  components: { schemas: Record<string, Schema>; headers?: Record<string, Header> };
 }
 
 const DOCUMENT_PATH = resolve('openapi.json');
@@ -32,7 +32,7 @@ const ERROR_SCHEMA = 'ErrorResponseDto';
 /** Served beside the API but not part of it: Swagger UI and its documents, and the Prometheus metrics (which METRICS_PORT can move elsewhere). */
 const NOT_THE_API = /^\/(?:docs(?:-json|-yaml)?(?:\/|$)|metrics$)/;
 /** Headers whose presence means something to a client, so they must be documented where they are sent. */
-const MEANINGFUL_HEADERS = ['link', 'retry-after'];
+const MEANINGFUL_HEADERS = ['link', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'];
 
 // ajv-formats is CommonJS with a default export that TypeScript's ESM view does not see as callable.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -46,11 +46,13 @@ export class OpenApiContract {
   private readonly ajv: Ajv;
   private readonly routes: { template: string; pattern: RegExp; literals: number; operations: Record<string, Operation> }[];
   private readonly validators = new Map<string, ValidateFunction>();
+  private readonly sharedHeaders: Record<string, Header>;
 
   constructor(document: Document = JSON.parse(readFileSync(DOCUMENT_PATH, 'utf8')) as Document) {
     this.ajv = addFormats(new Ajv({ allErrors: true, strict: true, strictTypes: false, strictRequired: false }));
     this.ajv.addKeyword({ keyword: 'example' });
     this.ajv.addSchema({ $id: BASE, $defs: jsonSchema(document.components.schemas) });
+    this.sharedHeaders = document.components.headers ?? {};
     this.routes = Object.entries(document.paths)
       .map(([template, operations]) => ({
         template,
@@ -90,7 +92,9 @@ export class OpenApiContract {
   }
 
   private headerProblem(response: ReceivedResponse, documented: DocumentedResponse): string | undefined {
-    const headers = Object.fromEntries(Object.entries(documented.headers ?? {}).map(([name, header]) => [name.toLowerCase(), header]));
+    const headers = Object.fromEntries(
+      Object.entries(documented.headers ?? {}).map(([name, header]) => [name.toLowerCase(), this.resolvedHeader(header)]),
+    );
     for (const name of MEANINGFUL_HEADERS) {
       const value = response.headers[name];
       if (value === undefined) continue;
@@ -100,6 +104,14 @@ export class OpenApiContract {
       if (!validate(asSchemaValue(value, header.schema))) return `the ${name} header "${value}" does not match its schema: ${describe(validate.errors)}`;
     }
     return undefined;
+  }
+
+  /** A header documented in place, or by `$ref` to components.headers. */
+  private resolvedHeader(header: Header): Header {
+    if (header.$ref === undefined) return header;
+    const resolved = this.sharedHeaders[header.$ref.replace('#/components/headers/', '')];
+    if (resolved === undefined) throw new Error(`openapi.json refers to a header it does not define: ${header.$ref}`);
+    return resolved;
   }
 
   private bodyProblem(response: ReceivedResponse, documented: DocumentedResponse, key: string): string | undefined {

@@ -34,8 +34,9 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<T
     DATABASE_URL: process.env.DATABASE_URL,
     DATA_DIR: join(scratch, 'data'),
     LOG_LEVEL: 'fatal',
-    // Off unless a suite turns it on: suites make many requests with one key.
+    // Off unless a suite turns them on: suites make many requests with one key, and many refused ones.
     RATE_LIMIT_REQUESTS: '0',
+    AUTH_FAILURE_LIMIT: '0',
     BOOTSTRAP_ORGANIZATION_KEY: ORGANIZATION_KEY,
     BOOTSTRAP_PRIVATE_KEY: PRIVATE_KEY,
     ...overrides,

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { ASSISTANTS, UNAUTHORIZED } from '../support/assistants.js';
+import { REDIS_URL, uniqueRedisPrefix } from '../support/redis.js';
+import { bearer, ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { ApiKeyVerifier } from '../../src/auth/api-key-verifier.js';
+
+const madeUpKey = () => `sk_${randomBytes(32).toString('base64url')}`;
+const from = (address: string) => ({ 'X-Forwarded-For': address });
+
+describe.each([
+  ['in process memory', () => ({})],
+  ['in Redis', () => ({ REDIS_URL, RATE_LIMIT_REDIS_PREFIX: uniqueRedisPrefix() })],
+] as const)('A flood of made-up keys from one address (3 failures per 60 s, counted %s)', (_, storeEnv) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      AUTH_FAILURE_LIMIT: '3',
+      AUTH_FAILURE_WINDOW_SECONDS: '60',
+      TRUST_PROXY: 'loopback',
+      // Long enough that the key verified first stays verified for the whole test.
+      API_KEY_CACHE_SECONDS: '120',
+      ...storeEnv(),
+    });
+    await t.reset();
+  });
+  afterAll(() => t.close());
+
+  it('gets 401 three times, then 429 without a database lookup for every key not verified lately; other addresses and verified keys go on', async () => {
+    const attacker = from('203.0.113.7');
+    // Verified from the attacker's address (a NAT shared with a good client) before the flood.
+    await t.http.get(ASSISTANTS).set(attacker).set(bearer(PRIVATE_KEY)).expect(200);
+
+    for (let i = 0; i < 3; i++) expect((await t.http.get(ASSISTANTS).set(attacker).set(bearer(madeUpKey())).expect(401)).body).toEqual(UNAUTHORIZED);
+
+    const lookups = jest.spyOn(t.app.get(ApiKeyVerifier), 'verify');
+    const refused = await t.http.get(ASSISTANTS).set(attacker).set(bearer(madeUpKey())).expect(429);
+    expect(refused.body).toEqual({
+      error: 'Too Many Requests',
+      message: expect.stringMatching(/^Too many failed authentications from this address: at most 3 per 60 seconds; retry in \d+ seconds$/),
+    });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+    await t.http.get(ASSISTANTS).set(attacker).expect(429);
+    await t.http.get(ASSISTANTS).set(attacker).set('Authorization', 'Bearer not-even-key-shaped').expect(429);
+    // A good key this process has not verified yet cannot be told from a made-up one without the lookup.
+    await t.http.get('/api/cloud/workspaces').set(attacker).set(bearer(ORGANIZATION_KEY)).expect(429);
+    expect(lookups).not.toHaveBeenCalled();
+
+    await t.http.get(ASSISTANTS).set(attacker).set(bearer(PRIVATE_KEY)).expect(200);
+    await t.http.get(ASSISTANTS).set(from('203.0.113.8')).set(bearer(madeUpKey())).expect(401);
+    await t.http.get('/api/cloud/workspaces').set(from('203.0.113.8')).set(bearer(ORGANIZATION_KEY)).expect(200);
+    lookups.mockRestore();
+  });
+});

@@ -1,0 +1,206 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { Redis } from 'ioredis';
+import { createHash } from 'node:crypto';
+import type { Response } from 'supertest';
+import { ASSISTANTS, UNKNOWN_KEY } from '../support/assistants.js';
+import { freshDatabase, type FreshDatabase } from '../support/fresh-database.js';
+import { sampleValue } from '../support/prometheus-text.js';
+import { REDIS, REDIS_URL, uniqueRedisPrefix } from '../support/redis.js';
+import { eventually, send } from '../support/service-client.js';
+import { ServiceProcess } from '../support/service-process.js';
+import { TcpProxy } from '../support/tcp-proxy.js';
+import { bearer, ORGANIZATION_KEY, PRIVATE_KEY, seedSecondWorkspace, startTestApp, type TestApp, UUID } from '../support/test-app.js';
+
+const STORES = [
+  ['in process memory', () => ({})],
+  ['in Redis', () => ({ REDIS_URL, RATE_LIMIT_REDIS_PREFIX: uniqueRedisPrefix() })],
+] as const;
+
+function expectRateLimitFields(response: Response, limit: number, remaining: number, windowSeconds: number): void {
+  expect(response.headers['ratelimit-limit']).toBe(String(limit));
+  expect(response.headers['ratelimit-remaining']).toBe(String(remaining));
+  expect(Number(response.headers['ratelimit-reset'])).toBeGreaterThanOrEqual(0);
+  expect(Number(response.headers['ratelimit-reset'])).toBeLessThanOrEqual(windowSeconds);
+}
+
+describe.each(STORES)('Rate limit of 5 requests per 2 seconds for each API key, counted %s', (_, storeEnv) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_REQUESTS: '5', RATE_LIMIT_WINDOW_SECONDS: '2', ...storeEnv() });
+    await t.reset();
+  });
+  afterAll(() => t.close());
+
+  it('answers the 6th request of a key with 429 and Retry-After; every counted answer says where the key stands; other keys go on; after the wait it works again', async () => {
+    const second = await seedSecondWorkspace(t.http); // with the organization key, which has a bucket of its own
+    // At once, so that all six fall in one window even on a slow machine.
+    const allowed = await Promise.all(Array.from({ length: 5 }, () => t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).expect(200)));
+    expect(allowed.map((response) => response.headers['ratelimit-remaining']).sort()).toEqual(['0', '1', '2', '3', '4']);
+    for (const response of allowed) expectRateLimitFields(response, 5, Number(response.headers['ratelimit-remaining']), 2);
+
+    const refused = await t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).expect(429);
+    expect(refused.body).toEqual({
+      error: 'Too Many Requests',
+      message: expect.stringMatching(/^Rate limit exceeded: at most 5 requests per 2 seconds for each API key; retry in [12] seconds$/),
+    });
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect([1, 2]).toContain(retryAfter);
+    expectRateLimitFields(refused, 5, 0, 2);
+    expect(refused.headers['x-request-id']).toMatch(UUID);
+    expect(refused.headers['x-content-type-options']).toBe('nosniff');
+
+    expectRateLimitFields(await t.http.get(ASSISTANTS).set(bearer(second.privateKey)).expect(200), 5, 4, 2);
+    await t.http.get('/api/cloud/workspaces').set(bearer(ORGANIZATION_KEY)).expect(200);
+    for (let i = 0; i < 10; i++) {
+      const health = await t.http.get('/health').expect(200);
+      expect(health.headers['ratelimit-limit']).toBeUndefined();
+    }
+
+    await new Promise((done) => setTimeout(done, retryAfter * 1000 + 100));
+    expectRateLimitFields(await t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).expect(200), 5, 4, 2);
+  });
+
+  it('counts a key before it is looked up: an unknown key gets 401 five times (with the RateLimit fields), then 429', async () => {
+    const unknown = bearer(UNKNOWN_KEY);
+    const refused = await Promise.all(Array.from({ length: 5 }, () => t.http.get(ASSISTANTS).set(unknown).expect(401)));
+    for (const response of refused) expect(response.headers['ratelimit-limit']).toBe('5');
+    const limited = await t.http.get(ASSISTANTS).set(unknown).expect(429);
+    expect(limited.headers['retry-after']).toMatch(/^[12]$/);
+  });
+
+  it('counts requests without a key by their address, and believes no X-Forwarded-For unless TRUST_PROXY says so', async () => {
+    await Promise.all(Array.from({ length: 5 }, (_, i) => t.http.get(ASSISTANTS).set('X-Forwarded-For', `198.51.100.${i}`).expect(401)));
+    await t.http.get(ASSISTANTS).set('X-Forwarded-For', '198.51.100.99').expect(429);
+  });
+});
+
+describe.each(STORES)('TRUST_PROXY=loopback, counted %s: the address behind the load balancer', (_, storeEnv) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_REQUESTS: '2', RATE_LIMIT_WINDOW_SECONDS: '60', TRUST_PROXY: 'loopback', ...storeEnv() });
+    await t.reset();
+  });
+  afterAll(() => t.close());
+
+  it('counts each client address named by the proxy apart', async () => {
+    const first = { 'X-Forwarded-For': '198.51.100.1' };
+    await t.http.get(ASSISTANTS).set(first).expect(401);
+    await t.http.get(ASSISTANTS).set(first).expect(401);
+    await t.http.get(ASSISTANTS).set(first).expect(429);
+    // A client that forges the header gets only its own last hop believed: the proxy appends the real address.
+    await t.http.get(ASSISTANTS).set('X-Forwarded-For', '198.51.100.1, 198.51.100.2').expect(401);
+    await t.http.get(ASSISTANTS).set('X-Forwarded-For', '198.51.100.3').expect(401);
+  });
+
+  it('counts a forwarded "address" that is no address as the connection it came on: junk makes no bucket of its own', async () => {
+    await t.http.get(ASSISTANTS).set('X-Forwarded-For', 'junk-1').expect(401);
+    await t.http.get(ASSISTANTS).set('X-Forwarded-For', `junk-${'x'.repeat(4000)}`).expect(401);
+    await t.http.get(ASSISTANTS).set('X-Forwarded-For', 'junk-3').expect(429);
+  });
+});
+
+describe('One limit for the deployment: two app instances on one Redis', () => {
+  let a: TestApp;
+  let b: TestApp;
+
+  beforeAll(async () => {
+    const env = { RATE_LIMIT_REQUESTS: '6', RATE_LIMIT_WINDOW_SECONDS: '60', REDIS_URL, RATE_LIMIT_REDIS_PREFIX: uniqueRedisPrefix() };
+    a = await startTestApp(env);
+    b = await startTestApp(env);
+    await a.reset();
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+  });
+
+  it('lets one key make 6 requests in all, however they are spread over the instances', async () => {
+    const unknown = bearer(UNKNOWN_KEY);
+    for (let i = 0; i < 3; i++) {
+      await a.http.get(ASSISTANTS).set(unknown).expect(401);
+      await b.http.get(ASSISTANTS).set(unknown).expect(401);
+    }
+    expect((await a.http.get(ASSISTANTS).set(unknown).expect(429)).headers['ratelimit-remaining']).toBe('0');
+    await b.http.get(ASSISTANTS).set(unknown).expect(429);
+  });
+});
+
+describe('Redis going away (behind a TCP proxy): requests are still served, limited in each process, and the shared limit comes back', () => {
+  const LIMIT = 4;
+  let database: FreshDatabase;
+  let proxy: TcpProxy;
+  let service: ServiceProcess & { port: number };
+  let prefix: string;
+  const redis = new Redis(REDIS_URL, { lazyConnect: true });
+
+  afterEach(async () => {
+    await service?.stop('SIGKILL');
+    await proxy?.close();
+    await database?.drop();
+  });
+  afterAll(() => redis.disconnect());
+
+  async function startBehindProxy(): Promise<void> {
+    prefix = uniqueRedisPrefix();
+    database = await freshDatabase();
+    proxy = await TcpProxy.start(REDIS);
+    service = await ServiceProcess.start({
+      ...database.env,
+      BOOTSTRAP_PRIVATE_KEY: PRIVATE_KEY,
+      BOOTSTRAP_ORGANIZATION_KEY: ORGANIZATION_KEY,
+      REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+      RATE_LIMIT_REDIS_PREFIX: prefix,
+      RATE_LIMIT_REQUESTS: String(LIMIT),
+      RATE_LIMIT_WINDOW_SECONDS: '60',
+    });
+  }
+
+  const remaining = async () => {
+    const response = await fetch(`http://127.0.0.1:${service.port}${ASSISTANTS}`, { headers: bearer(PRIVATE_KEY) });
+    return { status: response.status, remaining: response.headers.get('ratelimit-remaining'), ms: 0 };
+  };
+  const degraded = async () => sampleValue(await (await fetch(`http://127.0.0.1:${service.port}/metrics`)).text(), 'rate_limit_store_degraded');
+  const outageLines = () => service.output.split('\n').filter((line) => line.includes('Redis cannot be reached'));
+
+  it.each([
+    ['stopped (connections dropped, new ones refused)', 'cut'],
+    ['frozen (connections open, nothing answered)', 'stall'],
+  ] as const)('Redis %s', async (_, outage) => {
+    await startBehindProxy();
+    expect(await remaining()).toMatchObject({ status: 200, remaining: '3' });
+    expect(await remaining()).toMatchObject({ status: 200, remaining: '2' });
+    expect(await degraded()).toBe(0);
+
+    if (outage === 'cut') await proxy.cut();
+    else proxy.stall();
+    // Each process counts afresh: the key's whole limit, then 429. No request waits on Redis for long.
+    const during = [];
+    for (let i = 0; i < LIMIT + 1; i++) {
+      const started = Date.now();
+      during.push({ ...(await remaining()), ms: Date.now() - started });
+    }
+    expect(during.map(({ status }) => status)).toEqual([200, 200, 200, 200, 429]);
+    expect(during.filter(({ ms }) => ms > 1000)).toEqual([]);
+    expect(await eventually(async () => (await degraded()) === 1, 3000)).toBe(true);
+    await send(service.port, 'GET', '/health');
+    expect(outageLines()).toHaveLength(1);
+    expect(outageLines()[0]).not.toContain('redis://');
+
+    await proxy.restore();
+    expect(await eventually(async () => (await degraded()) === 0, 5000)).toBe(true);
+    expect(service.output).toContain('Redis answers again');
+    if (outage === 'cut') {
+      // Counted in Redis again, where the key had used 2 of 4 before the outage.
+      expect(await remaining()).toMatchObject({ status: 200, remaining: '1' });
+    } else {
+      // Commands sent into the frozen connection may have reached Redis or not: count another key,
+      // one that Redis (and only Redis) says has used 3 of its 4 requests.
+      await redis.set(`${prefix}:requests:key:${createHash('sha256').update(ORGANIZATION_KEY).digest('hex')}`, LIMIT - 1, 'EX', 60);
+      const organization = await fetch(`http://127.0.0.1:${service.port}/api/cloud/workspaces`, { headers: bearer(ORGANIZATION_KEY) });
+      expect({ status: organization.status, remaining: organization.headers.get('ratelimit-remaining') }).toEqual({ status: 200, remaining: '0' });
+    }
+    expect(outageLines()).toHaveLength(1);
+  });
+});
