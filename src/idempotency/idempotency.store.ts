@@ -110,10 +110,7 @@ export class IdempotencyStore {
   /** A live record written under a retired ENCRYPTION_KEY; no query when none is configured. */
   private async readRetired(use: KeyUse): Promise<StoredUse | null> {
     if (use.retiredSecrets.length === 0) return null;
-    const stored = await this.read(
-      use,
-      use.retiredSecrets.map(({ digest }) => digest),
-    );
+    const stored = await this.read(use, use.retiredSecrets.map(({ digest }) => digest));
     return stored?.abandoned === true ? null : stored;
   }
 
