@@ -92,7 +92,8 @@ export class RowQueries<T extends ObjectLiteral> {
    * QueryFailedError, carrying the driver's error.
    */
   private async run(sql: string, parameters: unknown[]): Promise<Record<string, unknown>[]> {
-    const manager = this.repository.manager.queryRunner === undefined ? (joinedTransaction() ?? this.repository.manager) : this.repository.manager;
+    const own = this.repository.manager;
+    const manager = own.queryRunner === undefined ? (joinedTransaction() ?? own) : own;
     if (manager.queryRunner !== undefined) return manager.query(sql, parameters);
     const pool = (manager.connection.driver as PostgresDriver).master as Pool;
     try {

@@ -269,6 +269,23 @@ describe('Idempotency-Key', () => {
       expect(await countRows(t, 'assistants')).toBe(2);
     });
 
+    it('leaves neither the create nor its record when recording the response fails, and the retry creates once', async () => {
+      await records(`CREATE FUNCTION refuse_record() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'record refused'; END $$`);
+      await records(
+        `CREATE TRIGGER refuse_record BEFORE UPDATE ON idempotency_keys FOR EACH ROW WHEN (NEW.response_status IS NOT NULL) EXECUTE FUNCTION refuse_record()`,
+      );
+      try {
+        await post(ASSISTANTS, PRIVATE_KEY, ASSISTANT, 'unrecorded').expect(500);
+      } finally {
+        await records(`DROP FUNCTION refuse_record() CASCADE`);
+      }
+      expect(await countRows(t, 'assistants')).toBe(0);
+      const retried = await post(ASSISTANTS, PRIVATE_KEY, ASSISTANT, 'unrecorded').expect(201);
+      expect(retried.headers['idempotent-replayed']).toBeUndefined();
+      expect((await post(ASSISTANTS, PRIVATE_KEY, ASSISTANT, 'unrecorded').expect(201)).body).toEqual(retried.body);
+      expect(await countRows(t, 'assistants')).toBe(1);
+    });
+
     it('keeps a replayed API key value from a reader of the database who knows the Idempotency-Key', async () => {
       const body = { name: 'Ops', type: 'PRIVATE', workspaceId: await workspaceId() };
       const created = await post('/api/cloud/api-keys', ORGANIZATION_KEY, body, '7').expect(201);
