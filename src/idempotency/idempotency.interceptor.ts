@@ -1,7 +1,8 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { from, lastValueFrom, type Observable, of } from 'rxjs';
-import { DataSource } from 'typeorm';
+import pg from 'pg';
+import { DataSource, QueryFailedError } from 'typeorm';
 import type { Principal } from '../auth/principal.js';
 import { presentedApiKey } from '../auth/bearer-token.js';
 import { ConflictError, ValidationError } from '../common/errors.js';
@@ -14,8 +15,8 @@ import { IdempotencyStore, IN_PROGRESS_MESSAGE, type KeyUse } from './idempotenc
  * On the routes marked @Idempotent(), a request with an Idempotency-Key runs at most once per key
  * and body. The request's writes and the record of its response commit in one transaction: a
  * crash or a failure between them leaves neither. The claim is released only when the request
- * certainly wrote nothing; when its COMMIT went unanswered the key stays claimed, and a retry is
- * answered 409 until the claim is taken over (the write then never happened) or replayed.
+ * certainly wrote nothing; when its COMMIT went unanswered the key stays claimed: a retry is
+ * answered 409, then replayed if the COMMIT was done, or takes the claim over if it was not.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -58,7 +59,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
         return body;
       });
     } catch (error) {
-      if (!committing) await this.store.release(use, token).catch(() => undefined);
+      if (!committing || refusedByDatabase(error)) await this.store.release(use, token).catch(() => undefined);
       throw error;
     }
   }
@@ -75,6 +76,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
       retiredSecrets: this.config.previousEncryptionKeys.map((retired) => new RecordSecrets(retired, scope)),
     };
   }
+}
+
+/** PostgreSQL answered with an error: a transaction whose COMMIT it refused was rolled back. */
+function refusedByDatabase(error: unknown): boolean {
+  return error instanceof QueryFailedError && error.driverError instanceof pg.DatabaseError;
 }
 
 /** Keys are scoped to the owner of the API key: its workspace, or its organization for an ORGANIZATION key. */

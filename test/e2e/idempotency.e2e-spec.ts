@@ -10,6 +10,7 @@ import { ASSISTANTS, countRows, createAssistant } from '../support/assistants.js
 import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
 import { OTHER_ORGANIZATION_KEY, seedSecondOrganization } from '../support/second-organization.js';
 import { ServiceProcess } from '../support/service-process.js';
+import { TcpProxy } from '../support/tcp-proxy.js';
 import { bearer, ORGANIZATION_KEY, PRIVATE_KEY, seedSecondWorkspace, startTestApp, type TestApp } from '../support/test-app.js';
 
 type Body = Record<string, unknown>;
@@ -269,20 +270,21 @@ describe('Idempotency-Key', () => {
       expect(await countRows(t, 'assistants')).toBe(2);
     });
 
-    it('leaves neither the create nor its record when recording the response fails, and the retry creates once', async () => {
-      await records(`CREATE FUNCTION refuse_record() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'record refused'; END $$`);
-      await records(
-        `CREATE TRIGGER refuse_record BEFORE UPDATE ON idempotency_keys FOR EACH ROW WHEN (NEW.response_status IS NOT NULL) EXECUTE FUNCTION refuse_record()`,
-      );
+    it.each([
+      ['recording its response', `CREATE TRIGGER refuse BEFORE UPDATE ON idempotency_keys FOR EACH ROW WHEN (NEW.response_status IS NOT NULL) EXECUTE FUNCTION refuse()`],
+      ['its COMMIT', `CREATE CONSTRAINT TRIGGER refuse AFTER INSERT ON assistants DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse()`],
+    ])('leaves neither the create nor its record when the database refuses %s, and the retry creates once', async (_, trigger) => {
+      await records(`CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$`);
+      await records(trigger);
       try {
-        await post(ASSISTANTS, PRIVATE_KEY, ASSISTANT, 'unrecorded').expect(500);
+        await post(ASSISTANTS, PRIVATE_KEY, ASSISTANT, 'refused').expect(500);
       } finally {
-        await records(`DROP FUNCTION refuse_record() CASCADE`);
+        await records(`DROP FUNCTION refuse() CASCADE`);
       }
       expect(await countRows(t, 'assistants')).toBe(0);
-      const retried = await post(ASSISTANTS, PRIVATE_KEY, ASSISTANT, 'unrecorded').expect(201);
+      const retried = await post(ASSISTANTS, PRIVATE_KEY, ASSISTANT, 'refused').expect(201);
       expect(retried.headers['idempotent-replayed']).toBeUndefined();
-      expect((await post(ASSISTANTS, PRIVATE_KEY, ASSISTANT, 'unrecorded').expect(201)).body).toEqual(retried.body);
+      expect((await post(ASSISTANTS, PRIVATE_KEY, ASSISTANT, 'refused').expect(201)).body).toEqual(retried.body);
       expect(await countRows(t, 'assistants')).toBe(1);
     });
 
@@ -518,6 +520,53 @@ describe('Idempotency-Key with ENCRYPTION_KEY', () => {
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
     expect(await replayed.json()).toEqual(await retried.json());
     expect(await assistants()).toBe(1);
+  });
+});
+
+(onPostgresServer ? describe : describe.skip)('Idempotency-Key when the answer to its COMMIT is lost', () => {
+  const ASSISTANT = { name: 'Helper', provider: 'OPENAI' };
+  let proxy: TcpProxy;
+  let t: TestApp;
+  let admin: pg.Client;
+  beforeAll(async () => {
+    const server = new URL(process.env.DATABASE_URL!);
+    proxy = await TcpProxy.start({ host: server.hostname, port: Number(server.port || 5432) });
+    const proxied = new URL(server);
+    proxied.port = String(proxy.port);
+    t = await startTestApp({ DATABASE_URL: proxied.toString() });
+    admin = await suiteConnection(server.toString());
+  });
+  afterAll(async () => {
+    await t.close();
+    await admin.end();
+    await proxy.close();
+  });
+  const create = () => t.http.post(ASSISTANTS).set(bearer(PRIVATE_KEY)).set(KEY_HEADER, 'lost-commit').send(ASSISTANT);
+
+  it('keeps the key bound to the unknown outcome: the 503 is followed by a replay of the create that did commit', async () => {
+    await t.reset();
+    // The COMMIT takes a while on the server; meanwhile the network stops carrying its answer.
+    await admin.query(`CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(1); RETURN NULL; END $$`);
+    await admin.query(
+      `CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON assistants DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION slow_commit()`,
+    );
+    try {
+      const answer = create().then((response) => response);
+      const committing = `SELECT count(*) = 1 AS done FROM pg_stat_activity WHERE datname = current_database() AND query = 'COMMIT' AND wait_event = 'PgSleep'`;
+      expect(await waitFor(admin, committing)).toBe(true);
+      proxy.stall();
+      const lost = await answer;
+      expect({ status: lost.status, body: lost.body }).toEqual({ status: 503, body: UNAVAILABLE });
+    } finally {
+      await proxy.restore();
+      await admin.query(`DROP FUNCTION slow_commit() CASCADE`);
+    }
+
+    const { rows } = await admin.query<{ id: string }>(`SELECT id FROM assistants`);
+    expect(rows).toHaveLength(1);
+    const retried = await create().expect(201);
+    expect(retried.headers['idempotent-replayed']).toBe('true');
+    expect(retried.body.assistant.id).toBe(rows[0].id);
   });
 });
 
