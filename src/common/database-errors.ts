@@ -5,6 +5,7 @@ const CONNECTION_ERROR_CODES = new Set([
   'EPIPE',
   'ENOTFOUND',
   'EAI_AGAIN',
+  '57014', // query_canceled: the statement_timeout of data-source-options.ts, the write not done
   '57P01', // admin_shutdown
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now

@@ -18,6 +18,16 @@ const CONNECT_TIMEOUT_MS = 5000;
  */
 export const QUERY_DEADLINE_MS = 4000;
 
+/**
+ * PostgreSQL itself cancels a statement of a request this long before the query deadline (a
+ * `statement_timeout` sent when each connection opens), so that a statement kept waiting (on a
+ * lock) is cancelled by the server, its write certainly not done, and the request answered 503
+ * while the connection stays usable. Only a server that does not answer at all meets the client's
+ * deadline, whose 503 cannot say whether an autocommit write was done. PGlite ignores the setting:
+ * nothing but the service's one connection can hold a lock there.
+ */
+const STATEMENT_TIMEOUT_MARGIN_MS = 1000;
+
 /** One definition for the app and the TypeORM CLI. Migrations run at start-up under a lock, never `synchronize`. */
 export function dataSourceOptions(url: string, poolSize = POOL_SIZE, queryDeadlineMs: number | null = QUERY_DEADLINE_MS): DataSourceOptions {
   return {
@@ -28,6 +38,12 @@ export function dataSourceOptions(url: string, poolSize = POOL_SIZE, queryDeadli
     migrationsTableName: 'migrations',
     synchronize: false,
     migrationsRun: false,
-    extra: { max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, query_timeout: queryDeadlineMs ?? undefined, Client: DeadlineClient },
+    extra: {
+      max: poolSize,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      query_timeout: queryDeadlineMs ?? undefined,
+      statement_timeout: queryDeadlineMs === null ? undefined : queryDeadlineMs - STATEMENT_TIMEOUT_MARGIN_MS,
+      Client: DeadlineClient,
+    },
   };
 }

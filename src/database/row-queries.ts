@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import { type DeepPartial, type EntityMetadata, type ObjectLiteral, QueryFailedError, type Repository } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 import type { ListPosition } from '../common/pagination/cursor.js';
+import { joinedTransaction } from './request-transaction.js';
 
 /** Column values to match exactly, by property name. */
 export type Equalities<T> = { [K in keyof T]?: T[K] };
@@ -85,12 +86,14 @@ export class RowQueries<T extends ObjectLiteral> {
   }
 
   /**
-   * In a transaction, on its connection. Outside one, straight to the driver's pool: TypeORM's
-   * query() would make, connect and release a query runner around each statement. Either way a
-   * refused statement fails as TypeORM's QueryFailedError, carrying the driver's error.
+   * In a transaction (the repository's own, else the one the request joined), on its connection.
+   * Outside one, straight to the driver's pool: TypeORM's query() would make, connect and release
+   * a query runner around each statement. Either way a refused statement fails as TypeORM's
+   * QueryFailedError, carrying the driver's error.
    */
   private async run(sql: string, parameters: unknown[]): Promise<Record<string, unknown>[]> {
-    const { manager } = this.repository;
+    const own = this.repository.manager;
+    const manager = own.queryRunner === undefined ? (joinedTransaction() ?? own) : own;
     // Structured: manager.query() answers a DELETE or UPDATE with [rows, count], not the rows.
     if (manager.queryRunner !== undefined) return (await manager.queryRunner.query(sql, parameters, true)).records;
     const pool = (manager.connection.driver as PostgresDriver).master as Pool;

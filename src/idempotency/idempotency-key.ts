@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -6,19 +6,19 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 /** Printable ASCII, as the IETF Idempotency-Key draft's string form allows; no control characters. */
 const WELL_FORMED_KEY = new RegExp(`^[\\x20-\\x7e]{1,${MAX_IDEMPOTENCY_KEY_LENGTH}}$`);
 
+const NO_ENCRYPTION_KEY = Buffer.alloc(0);
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
 /** What is wrong with a presented key, or undefined when it is usable. */
 export function problemWithKey(key: string): string | undefined {
   if (WELL_FORMED_KEY.test(key)) return undefined;
   return `${IDEMPOTENCY_KEY_HEADER} must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters`;
 }
 
-export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
-
 /** The SHA-256 of a JSON value in canonical form: object keys sorted at every depth, so key order does not matter. */
 export function digestOfBody(body: unknown): string {
-  return sha256(JSON.stringify(canonical(body ?? null)));
+  return createHash('sha256').update(JSON.stringify(canonical(body ?? null))).digest('hex');
 }
 
 function canonical(value: unknown): unknown {
@@ -33,23 +33,43 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
+/** Who used an Idempotency-Key and where: the caller's API key value, its owner, the route, the key. */
+export interface KeyScope {
+  apiKey: string;
+  caller: string;
+  route: string;
+  key: string;
+}
+
 /**
- * A response body encrypted (AES-256-GCM) with a key derived from the idempotency key, which the
- * database holds only as a digest: only a caller who knows the key can have the response replayed.
+ * The lookup digest of an idempotency record and the key that seals its response (AES-256-GCM),
+ * both derived from secrets a reader of the database lacks: the API key value the caller presented
+ * (the database holds only its digest) and ENCRYPTION_KEY when set. Knowing the Idempotency-Key
+ * and reading the table is then not enough to find a record or open the response it holds, which
+ * may carry a new API key's value or header values.
  */
-export function sealResponse(body: unknown, key: string, context: string): Buffer {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', sealingKey(key, context), iv);
-  const sealed = Buffer.concat([cipher.update(JSON.stringify(body ?? null), 'utf8'), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), sealed]);
-}
+export class RecordSecrets {
+  readonly digest: string;
+  private readonly sealingKey: Buffer;
 
-export function openResponse(sealed: Buffer, key: string, context: string): unknown {
-  const decipher = createDecipheriv('aes-256-gcm', sealingKey(key, context), sealed.subarray(0, 12));
-  decipher.setAuthTag(sealed.subarray(12, 28));
-  return JSON.parse(Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]).toString('utf8'));
-}
+  constructor(encryptionKey: Buffer | undefined, { apiKey, caller, route, key }: KeyScope) {
+    const material = Buffer.from(hkdfSync('sha256', apiKey, encryptionKey ?? NO_ENCRYPTION_KEY, 'idempotency record', 64));
+    // JSON keeps the parts apart whatever characters they hold; HMAC takes a context of any length.
+    const context = JSON.stringify([caller, route, key]);
+    this.digest = createHmac('sha256', material.subarray(0, 32)).update(context).digest('hex');
+    this.sealingKey = createHmac('sha256', material.subarray(32)).update(context).digest();
+  }
 
-function sealingKey(key: string, context: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', key, context, 'idempotent response', 32));
+  seal(body: unknown): Buffer {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.sealingKey, iv, { authTagLength: TAG_BYTES });
+    const sealed = Buffer.concat([cipher.update(JSON.stringify(body ?? null), 'utf8'), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), sealed]);
+  }
+
+  open(sealed: Buffer): unknown {
+    const decipher = createDecipheriv('aes-256-gcm', this.sealingKey, sealed.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
+    decipher.setAuthTag(sealed.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+    return JSON.parse(Buffer.concat([decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8'));
+  }
 }

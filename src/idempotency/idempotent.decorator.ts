@@ -21,10 +21,11 @@ export function Idempotent(): MethodDecorator {
       description:
         'Makes a retry safe: a request with the key and body of an earlier successful one is answered with that ' +
         `first response (header \`Idempotent-Replayed: true\`) and creates nothing. Keys are kept for ${KEY_LIFETIME_SECONDS / 3600} hours, ` +
-        'per API-key owner (workspace or organization) and per method and path. The same key with another body answers 409; ' +
+        'per API key (send the retry with the same API key) and per method and path. The same key with another body answers 409; ' +
         'so does a retry sent while the first request is still in progress (retry it after a moment). ' +
-        'A request that fails (4xx or 5xx) does not use up its key. A request in progress for more than ' +
-        `${STALE_CLAIM_SECONDS} seconds is taken to have died, and its key can be used again.`,
+        'The request\'s writes and the record of its response commit together: a request that fails (4xx or 5xx) ' +
+        'wrote nothing and does not use up its key, except one whose commit went unanswered, which keeps the key in progress. ' +
+        `A request in progress for more than ${STALE_CLAIM_SECONDS} seconds is taken to have died, and its key can be used again.`,
     }),
     ApiConflictResponse({
       description: `Conflict: the ${IDEMPOTENCY_KEY_HEADER} was used with another body, or its first request is still in progress`,

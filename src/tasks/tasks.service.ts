@@ -5,6 +5,7 @@ import { translateForeignKeyViolation } from '../common/database-errors.js';
 import { orNotFound, ValidationError } from '../common/errors.js';
 import type { Page } from '../common/pagination/paginate.js';
 import { changedColumns } from '../database/changed-columns.js';
+import { inTransaction } from '../database/request-transaction.js';
 import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import type { CreateTaskDto } from './dto/create-task.dto.js';
 import type { TaskListQueryDto } from './dto/task-list-query.dto.js';
@@ -43,7 +44,7 @@ export class TasksService {
         .insert(workspaceId, { ...record, threadId })
         .catch((error: unknown) => translateForeignKeyViolation(error, UNKNOWN_THREAD));
     }
-    return this.dataSource.transaction(async (manager) => {
+    return inTransaction(this.dataSource, async (manager) => {
       const thread = await this.threads.within(manager).insert(workspaceId, {});
       return this.tasks.within(manager).insert(workspaceId, { ...record, threadId: thread.id });
     });

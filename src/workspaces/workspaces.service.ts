@@ -11,19 +11,20 @@ import { Workspace } from './entities/workspace.entity.js';
 export class WorkspacesService {
   private readonly rows: RowQueries<Workspace>;
 
-  constructor(@InjectRepository(Workspace) private readonly workspaces: Repository<Workspace>) {
+  constructor(@InjectRepository(Workspace) workspaces: Repository<Workspace>) {
     this.rows = new RowQueries(workspaces);
   }
 
-  create(organizationId: string, name: string): Promise<Workspace> {
-    return this.workspaces.save(this.workspaces.create({ organizationId, name }));
+  async create(organizationId: string, name: string): Promise<Workspace> {
+    const [workspace] = await this.rows.insert([{ organizationId, name }]);
+    return workspace;
   }
 
   list(organizationId: string, page: PageQueryDto): Promise<Page<Workspace>> {
     return paginate(this.rows, { organizationId }, page);
   }
 
-  belongsToOrganization(organizationId: string, workspaceId: string): Promise<boolean> {
-    return this.workspaces.existsBy({ id: workspaceId, organizationId });
+  async belongsToOrganization(organizationId: string, workspaceId: string): Promise<boolean> {
+    return (await this.rows.findOne({ id: workspaceId, organizationId })) !== null;
   }
 }

@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { RecordSecrets } from '../../src/idempotency/idempotency-key.js';
+import pg from 'pg';
 import { ASSISTANTS, countRows, createAssistant } from '../support/assistants.js';
+import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
 import { OTHER_ORGANIZATION_KEY, seedSecondOrganization } from '../support/second-organization.js';
+import { ServiceProcess } from '../support/service-process.js';
+import { TcpProxy } from '../support/tcp-proxy.js';
 import { bearer, ORGANIZATION_KEY, PRIVATE_KEY, seedSecondWorkspace, startTestApp, type TestApp } from '../support/test-app.js';
 
 type Body = Record<string, unknown>;
@@ -110,6 +119,9 @@ const ROUTES: CreateRoute[] = [
 ];
 
 const KEY_HEADER = 'Idempotency-Key';
+const UNAVAILABLE = { error: 'Service Unavailable', message: 'The database cannot be reached; try again shortly' };
+/** Longer than the query deadline of requests (4 s): the lock outlasts every wait of the request it blocks. */
+const LOCK_HELD_MS = 5000;
 const OTHER_BODY = { error: 'Conflict', message: 'This Idempotency-Key was already used with a different request body' };
 const IN_PROGRESS = { error: 'Conflict', message: 'A request with this Idempotency-Key is still in progress; retry it after a moment' };
 const MALFORMED_KEY = { error: 'Bad Request', message: 'Idempotency-Key must be 1 to 255 printable ASCII characters' };
@@ -258,14 +270,58 @@ describe('Idempotency-Key', () => {
       expect(await countRows(t, 'assistants')).toBe(2);
     });
 
-    it('stores neither the key nor a replayed API key value in readable form', async () => {
-      const created = await post('/api/cloud/api-keys', ORGANIZATION_KEY, { name: 'Ops', type: 'PRIVATE', workspaceId: await workspaceId() }, 'secret-key');
+    it.each([
+      ['recording its response', `CREATE TRIGGER refuse BEFORE UPDATE ON idempotency_keys FOR EACH ROW WHEN (NEW.response_status IS NOT NULL) EXECUTE FUNCTION refuse()`],
+      ['its COMMIT', `CREATE CONSTRAINT TRIGGER refuse AFTER INSERT ON assistants DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse()`],
+    ])('leaves neither the create nor its record when the database refuses %s, and the retry creates once', async (_, trigger) => {
+      await records(`CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$`);
+      await records(trigger);
+      try {
+        await post(ASSISTANTS, PRIVATE_KEY, ASSISTANT, 'refused').expect(500);
+      } finally {
+        await records(`DROP FUNCTION refuse() CASCADE`);
+      }
+      expect(await countRows(t, 'assistants')).toBe(0);
+      const retried = await post(ASSISTANTS, PRIVATE_KEY, ASSISTANT, 'refused').expect(201);
+      expect(retried.headers['idempotent-replayed']).toBeUndefined();
+      expect((await post(ASSISTANTS, PRIVATE_KEY, ASSISTANT, 'refused').expect(201)).body).toEqual(retried.body);
+      expect(await countRows(t, 'assistants')).toBe(1);
+    });
+
+    it('keeps a replayed API key value from a reader of the database who knows the Idempotency-Key', async () => {
+      const body = { name: 'Ops', type: 'PRIVATE', workspaceId: await workspaceId() };
+      const created = await post('/api/cloud/api-keys', ORGANIZATION_KEY, body, '7').expect(201);
       const value = created.body.apiKey.value as string;
-      const [row] = await records(`SELECT caller, route, key_digest, encode(sealed_response, 'escape') AS sealed FROM idempotency_keys`);
-      expect(row.key_digest).not.toContain('secret-key');
-      expect(row.sealed).not.toContain(value);
-      const replayed = await post('/api/cloud/api-keys', ORGANIZATION_KEY, { name: 'Ops', type: 'PRIVATE', workspaceId: await workspaceId() }, 'secret-key');
+      const [row] = await records(`SELECT caller, route, key_digest, sealed_response FROM idempotency_keys`);
+      const sealed = row.sealed_response as Buffer;
+      expect(sealed.toString('latin1')).not.toContain(value);
+
+      // What the database and the key give: the record, and for the API keys their digests (and a PUBLIC key's value).
+      const scope = { caller: row.caller as string, route: row.route as string, key: '7' };
+      expect(row.key_digest).not.toBe(createHash('sha256').update('7').digest('hex'));
+      expect(() => openAsBefore(sealed, scope)).toThrow();
+      const stored: { digest: string; value: string | null }[] = await records(`SELECT digest, value FROM api_keys`);
+      for (const guess of stored.flatMap(({ digest, value }) => [digest, value ?? digest])) {
+        const guessed = new RecordSecrets(undefined, { ...scope, apiKey: guess });
+        expect(guessed.digest).not.toBe(row.key_digest);
+        expect(() => guessed.open(sealed)).toThrow();
+      }
+
+      const withCallersKey = new RecordSecrets(undefined, { ...scope, apiKey: ORGANIZATION_KEY });
+      expect(withCallersKey.digest).toBe(row.key_digest);
+      expect(withCallersKey.open(sealed)).toEqual(created.body);
+      const replayed = await post('/api/cloud/api-keys', ORGANIZATION_KEY, body, '7').expect(201);
       expect(replayed.body.apiKey.value).toBe(value);
+    });
+
+    it('keeps the records of two API keys of one workspace apart: a record is found only with the key that made it', async () => {
+      const otherKey = (await post('/api/cloud/api-keys', ORGANIZATION_KEY, { name: 'Two', type: 'PRIVATE', workspaceId: await workspaceId() }).expect(201))
+        .body.apiKey.value as string;
+      const mine = await post(ASSISTANTS, PRIVATE_KEY, ASSISTANT, 'per-key').expect(201);
+      const theirs = await post(ASSISTANTS, otherKey, ASSISTANT, 'per-key').expect(201);
+      expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+      expect(theirs.body).not.toEqual(mine.body);
+      expect((await post(ASSISTANTS, PRIVATE_KEY, ASSISTANT, 'per-key').expect(201)).body).toEqual(mine.body);
     });
 
     it('ignores the header on routes that do not create', async () => {
@@ -298,4 +354,245 @@ describe('Idempotency-Key', () => {
       return id as string;
     }
   });
+
+  (onPostgresServer ? describe : describe.skip)('against a lock held by another connection for longer than the query deadline', () => {
+    const ASSISTANT = { name: 'Helper', provider: 'OPENAI' };
+    let locker: pg.Client;
+    beforeEach(async () => {
+      locker = await suiteConnection(process.env.DATABASE_URL!);
+    });
+    afterEach(() => locker.end());
+
+    const cases: [string, () => Promise<{ path: string; body: Body; table: string }>][] = [
+      [
+        'POST /assistants, its table locked',
+        async () => {
+          await locker.query('BEGIN');
+          await locker.query('LOCK TABLE assistants IN SHARE MODE');
+          return { path: ASSISTANTS, body: ASSISTANT, table: 'assistants' };
+        },
+      ],
+      [
+        'POST /assistants/{id}/tools, the assistant locked FOR UPDATE',
+        async () => {
+          const assistant = await createAssistant(t.http);
+          await locker.query('BEGIN');
+          await locker.query('SELECT 1 FROM assistants WHERE id = $1 FOR UPDATE', [assistant.id]);
+          return { path: `${ASSISTANTS}/${assistant.id}/tools`, body: { type: 'WEB_SEARCH' }, table: 'tools' };
+        },
+      ],
+    ];
+
+    it.each(cases)('%s: a 503 wrote nothing, with or without a key, and the retry creates exactly once', async (_, lock) => {
+      const { path, body, table } = await lock();
+      const lockedAt = Date.now();
+      const [keyed, unkeyed] = await Promise.all([post(path, PRIVATE_KEY, body, 'locked-out'), post(path, PRIVATE_KEY, body)]);
+      for (const answer of [keyed, unkeyed]) expect({ status: answer.status, body: answer.body }).toEqual({ status: 503, body: UNAVAILABLE });
+
+      await new Promise((done) => setTimeout(done, lockedAt + LOCK_HELD_MS - Date.now()));
+      await locker.query('ROLLBACK');
+      expect(await waitFor(locker, `SELECT count(*) = 0 AS done FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).toBe(true);
+      expect(await countRows(t, table)).toBe(0);
+
+      const retried = await post(path, PRIVATE_KEY, body, 'locked-out').expect(201);
+      expect(retried.headers['idempotent-replayed']).toBeUndefined();
+      const replayed = await post(path, PRIVATE_KEY, body, 'locked-out').expect(201);
+      expect(replayed.headers['idempotent-replayed']).toBe('true');
+      expect(replayed.body).toEqual(retried.body);
+      expect(await countRows(t, table)).toBe(1);
+    });
+  });
 });
+
+describe('Idempotency-Key with ENCRYPTION_KEY', () => {
+  const FIRST_KEY = randomBytes(32).toString('hex');
+  const SECOND_KEY = randomBytes(32).toString('hex');
+  const MCP_SERVER = { transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse', headers: { Authorization: 'Bearer mcp-token-1' } } };
+  let scratch: string;
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'amc-idempotency-'));
+  });
+  afterAll(() => rm(scratch, { recursive: true, force: true }));
+
+  /** The app on one database throughout: the DATABASE_URL server, else one PGlite data directory. */
+  const startWith = (env: NodeJS.ProcessEnv) => startTestApp({ DATA_DIR: join(scratch, 'data'), ...env });
+  const create = (t: TestApp, path: string, body: Body) => t.http.post(path).set(bearer(PRIVATE_KEY)).set(KEY_HEADER, 'sealed').send(body);
+
+  it('seals a replay so that the caller\'s API key alone does not open it; after a rotation the retry still replays', async () => {
+    let t = await startWith({ ENCRYPTION_KEY: FIRST_KEY });
+    let path: string;
+    let first: Body;
+    try {
+      await t.reset();
+      path = `${ASSISTANTS}/${(await createAssistant(t.http)).id}/mcp-servers`;
+      first = (await create(t, path, MCP_SERVER).expect(201)).body;
+      const [row] = await t.app.get(DataSource).query(`SELECT caller, route, key_digest, sealed_response FROM idempotency_keys`);
+      const scope = { apiKey: PRIVATE_KEY, caller: row.caller as string, route: row.route as string, key: 'sealed' };
+      const withoutEncryptionKey = new RecordSecrets(undefined, scope);
+      expect(withoutEncryptionKey.digest).not.toBe(row.key_digest);
+      expect(() => withoutEncryptionKey.open(row.sealed_response)).toThrow();
+      expect(new RecordSecrets(Buffer.from(FIRST_KEY, 'hex'), scope).open(row.sealed_response)).toEqual(first);
+    } finally {
+      await t.close();
+    }
+
+    t = await startWith({ ENCRYPTION_KEY: SECOND_KEY, ENCRYPTION_KEY_PREVIOUS: FIRST_KEY });
+    try {
+      const replayed = await create(t, path, MCP_SERVER).expect(201);
+      expect(replayed.headers['idempotent-replayed']).toBe('true');
+      expect(replayed.body).toEqual(first);
+      expect((await create(t, path, { ...MCP_SERVER, sseTransport: { ...MCP_SERVER.sseTransport, headers: { Authorization: 'Bearer mcp-token-2' } } }).expect(409)).body).toEqual(OTHER_BODY);
+      expect(await countRows(t, 'mcp_servers')).toBe(1);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+(onPostgresServer ? describe : describe.skip)('Idempotency-Key when the service is killed between its write and its record', () => {
+  const ASSISTANT = { name: 'Helper', provider: 'OPENAI' };
+  let database: FreshDatabase;
+  let service: (ServiceProcess & { port: number }) | undefined;
+  const clients: pg.Client[] = [];
+  beforeAll(async () => {
+    database = await freshDatabase();
+  });
+  afterAll(async () => {
+    await service?.stop('SIGKILL');
+    for (const client of clients) await client.end();
+    await database.drop();
+  });
+
+  const connection = async () => {
+    const client = await suiteConnection(database.env.DATABASE_URL!);
+    clients.push(client);
+    return client;
+  };
+  const start = async () => {
+    service = await ServiceProcess.start({ ...database.env, BOOTSTRAP_PRIVATE_KEY: PRIVATE_KEY });
+    return service.port;
+  };
+  const create = (port: number) =>
+    fetch(`http://127.0.0.1:${port}${ASSISTANTS}`, {
+      method: 'POST',
+      headers: { ...bearer(PRIVATE_KEY), [KEY_HEADER]: 'killed', 'Content-Type': 'application/json' },
+      body: JSON.stringify(ASSISTANT),
+    });
+  /** The service's connection waiting on a lock in a statement LIKE the pattern. */
+  const blockedIn = (pattern: string) =>
+    `SELECT count(*) = 1 AS done FROM pg_stat_activity
+      WHERE datname = current_database() AND application_name <> '${SUITE_CONNECTION}'
+        AND wait_event_type = 'Lock' AND query LIKE '${pattern}'`;
+
+  it('rolls the write back with the process: after a restart the key is in progress, then creates exactly once', async () => {
+    const port = await start();
+    const [admin, tableLock, rowLock] = [await connection(), await connection(), await connection()];
+    const assistants = async () => Number((await admin.query(`SELECT count(*) FROM assistants`)).rows[0].count);
+
+    // Hold the create at its INSERT until its claim can be locked, then let it run into that lock:
+    // the process is then stopped exactly between its write and the record of its response.
+    await tableLock.query('BEGIN');
+    await tableLock.query('LOCK TABLE assistants IN SHARE MODE');
+    const killed = create(port).then(
+      (response) => response.status,
+      () => 'no answer',
+    );
+    expect(await waitFor(admin, blockedIn('INSERT INTO "assistants"%'), 2500)).toBe(true);
+    await rowLock.query('BEGIN');
+    expect((await rowLock.query(`SELECT 1 FROM idempotency_keys WHERE response_status IS NULL FOR UPDATE`)).rowCount).toBe(1);
+    await tableLock.query('COMMIT');
+    expect(await waitFor(admin, blockedIn('%UPDATE idempotency_keys SET response_status%'), 2500)).toBe(true);
+    await service!.stop('SIGKILL');
+    expect(await killed).toBe('no answer');
+    await rowLock.query('ROLLBACK');
+    const serviceGone = `SELECT count(*) = 0 AS done FROM pg_stat_activity WHERE datname = current_database() AND application_name <> '${SUITE_CONNECTION}'`;
+    expect(await waitFor(admin, serviceGone)).toBe(true);
+    expect(await assistants()).toBe(0);
+
+    const restarted = await start();
+    const early = await create(restarted);
+    expect({ status: early.status, body: await early.json() }).toEqual({ status: 409, body: IN_PROGRESS });
+    await admin.query(`UPDATE idempotency_keys SET claimed_at = now() - interval '61 seconds'`);
+    const retried = await create(restarted);
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    const replayed = await create(restarted);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replayed.json()).toEqual(await retried.json());
+    expect(await assistants()).toBe(1);
+  });
+});
+
+(onPostgresServer ? describe : describe.skip)('Idempotency-Key when the answer to its COMMIT is lost', () => {
+  const ASSISTANT = { name: 'Helper', provider: 'OPENAI' };
+  let proxy: TcpProxy;
+  let t: TestApp;
+  let admin: pg.Client;
+  beforeAll(async () => {
+    const server = new URL(process.env.DATABASE_URL!);
+    proxy = await TcpProxy.start({ host: server.hostname, port: Number(server.port || 5432) });
+    const proxied = new URL(server);
+    proxied.port = String(proxy.port);
+    t = await startTestApp({ DATABASE_URL: proxied.toString() });
+    admin = await suiteConnection(server.toString());
+  });
+  afterAll(async () => {
+    await t.close();
+    await admin.end();
+    await proxy.close();
+  });
+  const create = () => t.http.post(ASSISTANTS).set(bearer(PRIVATE_KEY)).set(KEY_HEADER, 'lost-commit').send(ASSISTANT);
+
+  it('keeps the key bound to the unknown outcome: the 503 is followed by a replay of the create that did commit', async () => {
+    await t.reset();
+    // The COMMIT takes a while on the server; meanwhile the network stops carrying its answer.
+    await admin.query(`CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(1); RETURN NULL; END $$`);
+    await admin.query(
+      `CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON assistants DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION slow_commit()`,
+    );
+    try {
+      const answer = create().then((response) => response);
+      const committing = `SELECT count(*) = 1 AS done FROM pg_stat_activity WHERE datname = current_database() AND query = 'COMMIT' AND wait_event = 'PgSleep'`;
+      expect(await waitFor(admin, committing)).toBe(true);
+      proxy.stall();
+      const lost = await answer;
+      expect({ status: lost.status, body: lost.body }).toEqual({ status: 503, body: UNAVAILABLE });
+    } finally {
+      await proxy.restore();
+      await admin.query(`DROP FUNCTION slow_commit() CASCADE`);
+    }
+
+    const { rows } = await admin.query<{ id: string }>(`SELECT id FROM assistants`);
+    expect(rows).toHaveLength(1);
+    const retried = await create().expect(201);
+    expect(retried.headers['idempotent-replayed']).toBe('true');
+    expect(retried.body.assistant.id).toBe(rows[0].id);
+  });
+});
+
+/** How records were sealed before issue 14: with a key derived from the Idempotency-Key, its caller and route alone. */
+function openAsBefore(sealed: Buffer, { caller, route, key }: { caller: string; route: string; key: string }): unknown {
+  const sealingKey = Buffer.from(hkdfSync('sha256', key, `${caller} ${route}`, 'idempotent response', 32));
+  const decipher = createDecipheriv('aes-256-gcm', sealingKey, sealed.subarray(0, 12));
+  decipher.setAuthTag(sealed.subarray(12, 28));
+  return JSON.parse(Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]).toString('utf8'));
+}
+
+const SUITE_CONNECTION = 'idempotency-suite';
+
+/** A connection of the suite's own, told apart from the service's in pg_stat_activity by its application_name. */
+async function suiteConnection(url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url, application_name: SUITE_CONNECTION });
+  await client.connect();
+  return client;
+}
+
+/** Polls a query answering one row `{ done }` until it is true; false after `withinMs`. */
+async function waitFor(client: pg.Client, sql: string, withinMs = 10_000): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  while (Date.now() < deadline) {
+    if ((await client.query<{ done: boolean }>(sql)).rows[0].done) return true;
+    await new Promise((done) => setTimeout(done, 20));
+  }
+  return false;
+}

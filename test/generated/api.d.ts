@@ -1386,7 +1386,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a request with the key and body of an earlier successful one is answered with that first response (header `Idempotent-Replayed: true`) and creates nothing. Keys are kept for 24 hours, per API-key owner (workspace or organization) and per method and path. The same key with another body answers 409; so does a retry sent while the first request is still in progress (retry it after a moment). A request that fails (4xx or 5xx) does not use up its key. A request in progress for more than 60 seconds is taken to have died, and its key can be used again. */
+                /** @description Makes a retry safe: a request with the key and body of an earlier successful one is answered with that first response (header `Idempotent-Replayed: true`) and creates nothing. Keys are kept for 24 hours, per API key (send the retry with the same API key) and per method and path. The same key with another body answers 409; so does a retry sent while the first request is still in progress (retry it after a moment). The request's writes and the record of its response commit together: a request that fails (4xx or 5xx) wrote nothing and does not use up its key, except one whose commit went unanswered, which keeps the key in progress. A request in progress for more than 60 seconds is taken to have died, and its key can be used again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -1678,7 +1678,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a request with the key and body of an earlier successful one is answered with that first response (header `Idempotent-Replayed: true`) and creates nothing. Keys are kept for 24 hours, per API-key owner (workspace or organization) and per method and path. The same key with another body answers 409; so does a retry sent while the first request is still in progress (retry it after a moment). A request that fails (4xx or 5xx) does not use up its key. A request in progress for more than 60 seconds is taken to have died, and its key can be used again. */
+                /** @description Makes a retry safe: a request with the key and body of an earlier successful one is answered with that first response (header `Idempotent-Replayed: true`) and creates nothing. Keys are kept for 24 hours, per API key (send the retry with the same API key) and per method and path. The same key with another body answers 409; so does a retry sent while the first request is still in progress (retry it after a moment). The request's writes and the record of its response commit together: a request that fails (4xx or 5xx) wrote nothing and does not use up its key, except one whose commit went unanswered, which keeps the key in progress. A request in progress for more than 60 seconds is taken to have died, and its key can be used again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -2277,7 +2277,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a request with the key and body of an earlier successful one is answered with that first response (header `Idempotent-Replayed: true`) and creates nothing. Keys are kept for 24 hours, per API-key owner (workspace or organization) and per method and path. The same key with another body answers 409; so does a retry sent while the first request is still in progress (retry it after a moment). A request that fails (4xx or 5xx) does not use up its key. A request in progress for more than 60 seconds is taken to have died, and its key can be used again. */
+                /** @description Makes a retry safe: a request with the key and body of an earlier successful one is answered with that first response (header `Idempotent-Replayed: true`) and creates nothing. Keys are kept for 24 hours, per API key (send the retry with the same API key) and per method and path. The same key with another body answers 409; so does a retry sent while the first request is still in progress (retry it after a moment). The request's writes and the record of its response commit together: a request that fails (4xx or 5xx) wrote nothing and does not use up its key, except one whose commit went unanswered, which keeps the key in progress. A request in progress for more than 60 seconds is taken to have died, and its key can be used again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3028,7 +3028,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a request with the key and body of an earlier successful one is answered with that first response (header `Idempotent-Replayed: true`) and creates nothing. Keys are kept for 24 hours, per API-key owner (workspace or organization) and per method and path. The same key with another body answers 409; so does a retry sent while the first request is still in progress (retry it after a moment). A request that fails (4xx or 5xx) does not use up its key. A request in progress for more than 60 seconds is taken to have died, and its key can be used again. */
+                /** @description Makes a retry safe: a request with the key and body of an earlier successful one is answered with that first response (header `Idempotent-Replayed: true`) and creates nothing. Keys are kept for 24 hours, per API key (send the retry with the same API key) and per method and path. The same key with another body answers 409; so does a retry sent while the first request is still in progress (retry it after a moment). The request's writes and the record of its response commit together: a request that fails (4xx or 5xx) wrote nothing and does not use up its key, except one whose commit went unanswered, which keeps the key in progress. A request in progress for more than 60 seconds is taken to have died, and its key can be used again. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3496,7 +3496,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a request with the key and body of an earlier successful one is answered with that first response (header `Idempotent-Replayed: true`) and creates nothing. Keys are kept for 24 hours, per API-key owner (workspace or organization) and per method and path. The same key with another body answers 409; so does a retry sent while the first request is still in progress (retry it after a moment). A request that fails (4xx or 5xx) does not use up its key. A request in progress for more than 60 seconds is taken to have died, and its key can be used again. */
+                /** @description Makes a retry safe: a request with the key and body of an earlier successful one is answered with that first response (header `Idempotent-Replayed: true`) and creates nothing. Keys are kept for 24 hours, per API key (send the retry with the same API key) and per method and path. The same key with another body answers 409; so does a retry sent while the first request is still in progress (retry it after a moment). The request's writes and the record of its response commit together: a request that fails (4xx or 5xx) wrote nothing and does not use up its key, except one whose commit went unanswered, which keeps the key in progress. A request in progress for more than 60 seconds is taken to have died, and its key can be used again. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4124,7 +4124,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a request with the key and body of an earlier successful one is answered with that first response (header `Idempotent-Replayed: true`) and creates nothing. Keys are kept for 24 hours, per API-key owner (workspace or organization) and per method and path. The same key with another body answers 409; so does a retry sent while the first request is still in progress (retry it after a moment). A request that fails (4xx or 5xx) does not use up its key. A request in progress for more than 60 seconds is taken to have died, and its key can be used again. */
+                /** @description Makes a retry safe: a request with the key and body of an earlier successful one is answered with that first response (header `Idempotent-Replayed: true`) and creates nothing. Keys are kept for 24 hours, per API key (send the retry with the same API key) and per method and path. The same key with another body answers 409; so does a retry sent while the first request is still in progress (retry it after a moment). The request's writes and the record of its response commit together: a request that fails (4xx or 5xx) wrote nothing and does not use up its key, except one whose commit went unanswered, which keeps the key in progress. A request in progress for more than 60 seconds is taken to have died, and its key can be used again. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5178,7 +5178,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: a request with the key and body of an earlier successful one is answered with that first response (header `Idempotent-Replayed: true`) and creates nothing. Keys are kept for 24 hours, per API-key owner (workspace or organization) and per method and path. The same key with another body answers 409; so does a retry sent while the first request is still in progress (retry it after a moment). A request that fails (4xx or 5xx) does not use up its key. A request in progress for more than 60 seconds is taken to have died, and its key can be used again. */
+                /** @description Makes a retry safe: a request with the key and body of an earlier successful one is answered with that first response (header `Idempotent-Replayed: true`) and creates nothing. Keys are kept for 24 hours, per API key (send the retry with the same API key) and per method and path. The same key with another body answers 409; so does a retry sent while the first request is still in progress (retry it after a moment). The request's writes and the record of its response commit together: a request that fails (4xx or 5xx) wrote nothing and does not use up its key, except one whose commit went unanswered, which keeps the key in progress. A request in progress for more than 60 seconds is taken to have died, and its key can be used again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
