@@ -7,10 +7,11 @@ import { EmbeddedPostgres } from './embedded-postgres.js';
  * PGlite is one PostgreSQL session, and pglite-socket interleaves the extended-protocol messages of
  * concurrent connections (electric-sql/pglite#1046): one connection's query can then get another's
  * answer. So the service talks to it over exactly one connection; pg's pool queues the rest, as
- * PGlite would anyway. The spare ones are for a person's psql or the TypeORM CLI, never concurrent.
+ * PGlite would anyway. The migrator (schema-migrator.ts) opens one more at start-up; the server
+ * accepts no other, so nothing else can hold a transaction open on the service's only session.
  */
 const EMBEDDED_POOL_SIZE = 1;
-const EMBEDDED_SPARE_CONNECTIONS = 2;
+const EMBEDDED_MIGRATOR_CONNECTIONS = 1;
 
 /** Where the database is: the server of DATABASE_URL, or an embedded one this process runs. */
 export class DatabaseEndpoint {
@@ -24,7 +25,7 @@ export class DatabaseEndpoint {
 
   static async open(config: AppConfig): Promise<DatabaseEndpoint> {
     if (config.databaseUrl !== undefined) return new DatabaseEndpoint(config.databaseUrl, POOL_SIZE);
-    const embedded = await EmbeddedPostgres.start(config.dataDir, EMBEDDED_POOL_SIZE + EMBEDDED_SPARE_CONNECTIONS);
+    const embedded = await EmbeddedPostgres.start(config.dataDir, EMBEDDED_POOL_SIZE + EMBEDDED_MIGRATOR_CONNECTIONS);
     this.logger.log(`Using the embedded PostgreSQL (PGlite) with its files in ${config.dataDir}`);
     return new DatabaseEndpoint(embedded.url, EMBEDDED_POOL_SIZE, embedded);
   }
