@@ -4,9 +4,9 @@ import { SecretCipher } from '../../src/common/secrets/secret-cipher.js';
 import { MarkedSecrets1795741200000 } from '../../src/database/migrations/1795741200000-marked-secrets.js';
 import { keyIdOf } from '../../src/common/secrets/secret-cipher.js';
 import { ASSISTANTS, createAssistant } from '../support/assistants.js';
-import { freshDatabase, type FreshDatabase } from '../support/fresh-database.js';
+import { RestartableApp } from '../support/restartable-app.js';
 import { functionBody, newEncryptionKey, secretValue } from '../support/secret-fixtures.js';
-import { bearer, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { bearer, PRIVATE_KEY, type TestApp } from '../support/test-app.js';
 
 const serversOf = (assistantId: string) => `${ASSISTANTS}/${assistantId}/mcp-servers`;
 const functionsOf = (assistantId: string) => `${ASSISTANTS}/${assistantId}/functions`;
@@ -92,24 +92,11 @@ async function storedHeaders(t: TestApp): Promise<Map<string, string>> {
 }
 
 describe('Secrets at rest', () => {
-  let database: FreshDatabase;
-  let t: TestApp | undefined;
+  const service = new RestartableApp();
+  const start = (env: NodeJS.ProcessEnv) => service.start(env);
 
-  /** (Re)starts the service on this test's database with the given environment. */
-  const start = async (env: NodeJS.ProcessEnv): Promise<TestApp> => {
-    await t?.close();
-    t = await startTestApp({ ...database.env, ...env });
-    return t;
-  };
-
-  beforeEach(async () => {
-    database = await freshDatabase();
-  });
-  afterEach(async () => {
-    await t?.close();
-    t = undefined;
-    await database.drop();
-  });
+  beforeEach(() => service.setUp());
+  afterEach(() => service.tearDown());
 
   it('with ENCRYPTION_KEY, stores no header value in clear and answers with each exactly as sent', async () => {
     const key = newEncryptionKey();
@@ -178,8 +165,9 @@ describe('Secrets at rest', () => {
   });
 
   it('reads the plain rows written before ENCRYPTION_KEY was set, and encrypts from then on', async () => {
-    const resources = await createSecretResources(await start({}));
-    const plainRows = await storedRows(t!);
+    const plain = await start({});
+    const resources = await createSecretResources(plain);
+    const plainRows = await storedRows(plain);
     for (const secret of resources.secrets) expect(plainRows).toContain(secret);
 
     const key = newEncryptionKey();

@@ -10,9 +10,9 @@ import { AppConfig } from '../../src/config/app-config.js';
 import { DatabaseEndpoint } from '../../src/database/database-endpoint.js';
 import { keyIdOf, SecretCipher } from '../../src/common/secrets/secret-cipher.js';
 import { ASSISTANTS, createAssistant } from '../support/assistants.js';
-import { freshDatabase, type FreshDatabase } from '../support/fresh-database.js';
+import { RestartableApp } from '../support/restartable-app.js';
 import { functionBody, newEncryptionKey, secretValue } from '../support/secret-fixtures.js';
-import { bearer, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { bearer, PRIVATE_KEY, type TestApp } from '../support/test-app.js';
 
 const COMMAND = resolve('dist/common/secrets/reencrypt-command.js');
 const auth = bearer(PRIVATE_KEY);
@@ -37,28 +37,11 @@ async function storedValues(t: TestApp): Promise<string[]> {
 }
 
 describe('npm run secrets:reencrypt', () => {
-  let database: FreshDatabase;
-  let t: TestApp | undefined;
+  const service = new RestartableApp();
+  const start = (env: NodeJS.ProcessEnv) => service.start(env);
 
-  const start = async (env: NodeJS.ProcessEnv): Promise<TestApp> => {
-    await t?.close();
-    t = await startTestApp({ ...database.env, ...env });
-    return t;
-  };
-  /** The command runs with the service stopped: on the embedded database only one process may open the files. */
-  const stopService = async () => {
-    await t?.close();
-    t = undefined;
-  };
-
-  beforeEach(async () => {
-    database = await freshDatabase();
-  });
-  afterEach(async () => {
-    await t?.close();
-    t = undefined;
-    await database.drop();
-  });
+  beforeEach(() => service.setUp());
+  afterEach(() => service.tearDown());
 
   it('rewrites values in clear, under an old key and in the old function form under the new key, reports it, and finds nothing to do the second time', async () => {
     const [oldKey, newKey] = [newEncryptionKey(), newEncryptionKey()];
@@ -89,9 +72,9 @@ describe('npm run secrets:reencrypt', () => {
       .get(DataSource)
       .query(`UPDATE functions SET handler = jsonb_set(handler, '{requestHandler,headers}', to_jsonb($2::text)) WHERE id = $1`, [legacyFn.body.function.id, legacyText]);
     made.push({ path: `${ASSISTANTS}/${assistantId}/functions/${legacyFn.body.function.id}`, headers: `{ "Authorization": "Bearer ${legacySecret}" }` });
-    await stopService();
+    await service.stop();
 
-    const env = { ...database.env, ENCRYPTION_KEY: newKey, ENCRYPTION_KEY_PREVIOUS: oldKey };
+    const env = { ...service.databaseEnv, ENCRYPTION_KEY: newKey, ENCRYPTION_KEY_PREVIOUS: oldKey };
     const first = await reencrypt(env);
     expect(first.output).toContain('mcp_servers: 1 rewritten, 0 already current, 1 plaintext encrypted, 0 changed while being read, 0 unreadable');
     expect(first.output).toContain('functions: 2 rewritten, 0 already current, 1 plaintext encrypted, 0 changed while being read, 0 unreadable');
@@ -122,9 +105,9 @@ describe('npm run secrets:reencrypt', () => {
       .send({ transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse', headers: { 'X-Key': secretValue('lost') } } })
       .expect(201);
     const before = await storedValues(app);
-    await stopService();
+    await service.stop();
 
-    const { code, output } = await reencrypt({ ...database.env, ENCRYPTION_KEY: newEncryptionKey() });
+    const { code, output } = await reencrypt({ ...service.databaseEnv, ENCRYPTION_KEY: newEncryptionKey() });
     expect(output).toMatch(/mcp_servers: 0 rewritten, 0 already current, 0 plaintext encrypted, 0 changed while being read, 1 unreadable\n {2}mcp_servers [0-9a-f-]{36}: A stored secret was encrypted with key [0-9a-f]{8}, which is neither/);
     expect(code).toBe(1);
     expect(await storedValues(await start({}))).toEqual(before);
@@ -132,8 +115,9 @@ describe('npm run secrets:reencrypt', () => {
 
   it('never overwrites a value the service changes between its read and its write', async () => {
     const [oldKey, newKey] = [newEncryptionKey(), newEncryptionKey()];
-    const { id: assistantId } = await createAssistant((await start({ ENCRYPTION_KEY: oldKey })).http);
-    const fn = await t!.http.post(`${ASSISTANTS}/${assistantId}/functions`).set(auth).send(functionBody('{"X-Key":"before"}')).expect(201);
+    const writer = await start({ ENCRYPTION_KEY: oldKey });
+    const { id: assistantId } = await createAssistant(writer.http);
+    const fn = await writer.http.post(`${ASSISTANTS}/${assistantId}/functions`).set(auth).send(functionBody('{"X-Key":"before"}')).expect(201);
     const fnUrl = `${ASSISTANTS}/${assistantId}/functions/${fn.body.function.id}`;
     const env = { ENCRYPTION_KEY: newKey, ENCRYPTION_KEY_PREVIOUS: oldKey };
     const app = await start(env);
@@ -164,8 +148,8 @@ describe('npm run secrets:reencrypt', () => {
   }, 120_000);
 
   it('refuses to run without ENCRYPTION_KEY', async () => {
-    await stopService();
-    const { code, output } = await reencrypt({ ...database.env });
+    await service.stop();
+    const { code, output } = await reencrypt({ ...service.databaseEnv });
     expect({ code, output: output.trim().split('\n').at(-1) }).toEqual({
       code: 1,
       output: 'Re-encryption failed: ENCRYPTION_KEY must be set: it is the key every secret is rewritten under',
