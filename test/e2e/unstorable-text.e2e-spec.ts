@@ -49,7 +49,7 @@ describe('Text the database cannot store', () => {
     expect(response.body).toEqual(badRequest('a field name in sseTransport.headers must not contain NUL characters'));
   });
 
-  it.each(['\u0001', '\t', '\n', '\u007f', '\u0085', '\u009f'])('refuses the control character %j in every URL', async (control) => {
+  it.each(['\u0001', '\t', '\n', '\u007f', '\u0085', '\u009f', '\u2028', '\u202e', '\u2066'])('refuses the control character %j in every URL', async (control) => {
     const url = `https://api.example.com/a${control}b`;
     const mcp = await t.http.post(servers()).set(auth).send(mcpBody(url, {})).expect(400);
     expect(mcp.body).toEqual(badRequest('sseTransport.url must not contain control characters'));
