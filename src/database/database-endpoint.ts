@@ -8,7 +8,8 @@ import { EmbeddedPostgres } from './embedded-postgres.js';
  * concurrent connections (electric-sql/pglite#1046): one connection's query can then get another's
  * answer. So the service talks to it over exactly one connection; pg's pool queues the rest, as
  * PGlite would anyway. The migrator (schema-migrator.ts) opens one more at start-up; the server
- * accepts no other, so nothing else can hold a transaction open on the service's only session.
+ * accepts no more than these two. Its socket's directory keeps every other OS user out; a process of
+ * the service's own user could take a free slot, but that user can read the data directory anyway.
  */
 const EMBEDDED_POOL_SIZE = 1;
 const EMBEDDED_MIGRATOR_CONNECTIONS = 1;
