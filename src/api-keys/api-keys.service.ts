@@ -68,14 +68,14 @@ export class ApiKeysService {
 
   /** Deletes the key; it stops authenticating in every replica once this commits. */
   async revoke(caller: Principal, apiKeyId: string): Promise<ApiKey> {
-    const key =
-      caller.type === ApiKeyType.ORGANIZATION
-        ? await this.organizationKeys.revoke(caller.organizationId, apiKeyId)
-        : await this.dataSource.transaction(async (manager) => {
-            const deleted = await this.keys.within(manager).delete(caller.workspaceId, { id: apiKeyId });
-            if (deleted !== null) await this.revocations.announce(manager, deleted.id);
-            return deleted;
-          });
+    const key = await this.dataSource.transaction(async (manager) => {
+      const revoked =
+        caller.type === ApiKeyType.ORGANIZATION
+          ? await this.organizationKeys.revoke(manager, caller.organizationId, apiKeyId)
+          : await this.keys.within(manager).delete(caller.workspaceId, { id: apiKeyId });
+      if (revoked !== null) await this.revocations.announce(manager, revoked.id);
+      return revoked;
+    });
     if (key === null) throw new NotFoundError('API key');
     return key;
   }

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { FindOptionsWhere, Repository } from 'typeorm';
+import type { EntityManager, FindOptionsWhere, Repository } from 'typeorm';
 import { generateApiKeyValue } from '../auth/api-key-material.js';
-import { KeyRevocations } from '../auth/key-revocations.js';
 import { ConflictError } from '../common/errors.js';
 import { type Page, paginate } from '../common/pagination/paginate.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
@@ -21,10 +20,7 @@ import type { IssuedApiKey } from './issued-api-key.js';
 export class OrganizationKeysService {
   private readonly rows: RowQueries<ApiKey>;
 
-  constructor(
-    @InjectRepository(ApiKey) private readonly repository: Repository<ApiKey>,
-    private readonly revocations: KeyRevocations,
-  ) {
+  constructor(@InjectRepository(ApiKey) private readonly repository: Repository<ApiKey>) {
     this.rows = new RowQueries(repository);
   }
 
@@ -48,30 +44,27 @@ export class OrganizationKeysService {
   }
 
   /**
-   * Deletes the key and returns it as it was, or null when the organization has no such key.
-   * Refuses to leave the organization without a live key: the delete and the count of what is
-   * left run in one transaction holding the organization's row, so two revocations of its last
-   * two keys take turns and the second sees the first. The revocation is announced in the same
-   * transaction, so every replica hears it on commit and none on a refusal.
+   * Deletes the key in the caller's transaction and returns it as it was, or null when the
+   * organization has no such key. Refuses to leave the organization without a live key: the delete
+   * and the count of what is left run in that transaction holding the organization's row, so two
+   * revocations of its last two keys take turns and the second sees the first.
    */
-  revoke(organizationId: string, apiKeyId: string): Promise<ApiKey | null> {
-    return this.repository.manager.transaction(async (manager) => {
-      // NO KEY UPDATE: it queues revocations without blocking inserts that reference the organization.
-      await manager.query('SELECT 1 FROM organizations WHERE id = $1 FOR NO KEY UPDATE', [requireOrganization(organizationId)]);
-      const [key] = await new RowQueries(manager.getRepository(ApiKey)).deleteReturning(scope(organizationId, { id: apiKeyId }));
-      if (key === undefined) return null;
-      const [{ live }]: { live: number }[] = await manager.query(
-        `SELECT count(*)::int AS live FROM api_keys
-         WHERE organization_id = $1 AND type = $2 AND (expires_at IS NULL OR expires_at > statement_timestamp())`,
-        [organizationId, ApiKeyType.ORGANIZATION],
-      );
-      if (live === 0) {
-        throw new ConflictError('This is the organization’s last live organization key: create another before revoking it');
-      }
-      await this.revocations.announce(manager, key.id);
-      return key;
-    });
+  async revoke(manager: EntityManager, organizationId: string, apiKeyId: string): Promise<ApiKey | null> {
+    // NO KEY UPDATE: it queues revocations without blocking inserts that reference the organization.
+    await manager.query('SELECT 1 FROM organizations WHERE id = $1 FOR NO KEY UPDATE', [requireOrganization(organizationId)]);
+    const [key] = await new RowQueries(manager.getRepository(ApiKey)).deleteReturning(scope(organizationId, { id: apiKeyId }));
+    if (key === undefined) return null;
+    const [{ live }]: { live: number }[] = await manager.query(
+      `SELECT count(*)::int AS live FROM api_keys
+       WHERE organization_id = $1 AND type = $2 AND (expires_at IS NULL OR expires_at > statement_timestamp())`,
+      [organizationId, ApiKeyType.ORGANIZATION],
+    );
+    if (live === 0) {
+      throw new ConflictError('This is the organization’s last live organization key: create another before revoking it');
+    }
+    return key;
   }
+
 }
 
 function scope(organizationId: string, where: Equalities<ApiKey> = {}): Equalities<ApiKey> {

@@ -1,5 +1,7 @@
 import { jest } from '@jest/globals';
 import { type ArgumentsHost, Logger } from '@nestjs/common';
+import pg from 'pg';
+import { QueryFailedError } from 'typeorm';
 import { AllExceptionsFilter } from './all-exceptions.filter.js';
 import { ConflictError, NotFoundError } from './errors.js';
 
@@ -60,5 +62,33 @@ describe('AllExceptionsFilter', () => {
       status: 503,
       body: { error: 'Service Unavailable', message: 'The database cannot be reached; try again shortly' },
     });
+  });
+
+  it('logs a database error by its SQLSTATE and constraint only: never its query, parameters, message or detail', () => {
+    const driverError = Object.assign(new pg.DatabaseError('invalid input syntax for type json: "Bearer tok-secret"', 0, 'error'), {
+      code: '22P02',
+      constraint: 'functions_pkey',
+      detail: 'Key (value)=(Bearer tok-secret) already exists.',
+      where: 'JSON data, line 1: Bearer tok-secret',
+    });
+    const failed = new QueryFailedError('INSERT INTO functions (handler) VALUES ($1)', ['{"Authorization":"Bearer tok-secret"}'], driverError);
+    for (const thrown of [failed, driverError, new Error('wrapped', { cause: failed })]) {
+      logged = [];
+      expect(reply(thrown).status).toBe(500);
+      expect(JSON.stringify(logged)).not.toContain('tok-secret');
+      expect(logged).toEqual([
+        {
+          requestId: 'req-1',
+          database: expect.objectContaining({ sqlState: '22P02', constraint: 'functions_pkey', frames: expect.stringMatching(/^    at /) }),
+          msg: 'request req-1 GET /x failed unexpectedly',
+        },
+      ]);
+    }
+  });
+
+  it('names only the type and SQLSTATE of a database error when the database cannot be reached', () => {
+    const shutdown = Object.assign(new pg.DatabaseError('terminating connection: Bearer tok-secret', 0, 'error'), { code: '57P01' });
+    expect(reply(new QueryFailedError('SELECT $1', ['Bearer tok-secret'], shutdown)).status).toBe(503);
+    expect(logged).toEqual([{ requestId: 'req-1', msg: 'request req-1 failed: the database cannot be reached (QueryFailedError 57P01)' }]);
   });
 });

@@ -2,7 +2,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger 
 import type { Request, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
 import { BODY_LIMIT } from './body-limit.js';
-import { isDatabaseUnavailable } from './database-errors.js';
+import { databaseErrorFacts, isDatabaseUnavailable } from './database-errors.js';
 import {
   ConflictError,
   DomainError,
@@ -52,13 +52,15 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       return { status: exception.getStatus(), message: bodyParserMessage(exception.cause) ?? httpExceptionMessage(exception) };
     }
+    const database = databaseErrorFacts(exception);
     if (isDatabaseUnavailable(exception)) {
-      this.logger.error({ requestId: request.id, msg: `request ${request.id} failed: the database cannot be reached (${errorSummary(exception)})` });
+      const cause = database === undefined ? errorSummary(exception) : `${database.type} ${database.sqlState ?? ''}`.trim();
+      this.logger.error({ requestId: request.id, msg: `request ${request.id} failed: the database cannot be reached (${cause})` });
       return { status: 503, message: 'The database cannot be reached; try again shortly' };
     }
     this.logger.error({
       requestId: request.id,
-      err: exception instanceof Error ? exception : new Error(String(exception)),
+      ...(database === undefined ? { err: exception instanceof Error ? exception : new Error(String(exception)) } : { database }),
       msg: `request ${request.id} ${request.method} ${request.path} failed unexpectedly`,
     });
     return { status: 500, message: `An unexpected error occurred (request id ${request.id})` };

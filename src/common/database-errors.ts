@@ -1,3 +1,6 @@
+import pg from 'pg';
+import { TypeORMError } from 'typeorm';
+
 const CONNECTION_ERROR_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -46,4 +49,47 @@ export function translateForeignKeyViolation(error: unknown, errorsByConstraint:
   const constraint = driverError?.code === FOREIGN_KEY_VIOLATION ? String(driverError.constraint) : undefined;
   const translated = constraint === undefined ? undefined : errorsByConstraint[constraint];
   throw translated === undefined ? error : translated();
+}
+
+/** What a log line may say about a database error. */
+export interface DatabaseErrorFacts {
+  type: string;
+  sqlState?: string;
+  constraint?: string;
+  /** The call frames only: the first line of a stack repeats the message. */
+  frames?: string;
+}
+
+/**
+ * The facts of an error raised by TypeORM or pg, or undefined for any other error. Only its type,
+ * SQLSTATE and constraint name: its message (`invalid input syntax for type uuid: "…"`), query,
+ * parameters, detail (`Key (value)=(…)`), where and the rest can all hold request data, header
+ * values and key values included, and must never reach a log.
+ */
+export function databaseErrorFacts(thrown: unknown): DatabaseErrorFacts | undefined {
+  const error = databaseErrorIn(thrown);
+  if (error === undefined) return undefined;
+  const driverError = (error as { driverError?: unknown }).driverError ?? error;
+  const { code, constraint } = (driverError ?? {}) as { code?: unknown; constraint?: unknown };
+  return {
+    type: error.name,
+    ...(typeof code === 'string' ? { sqlState: code } : {}),
+    ...(typeof constraint === 'string' ? { constraint } : {}),
+    ...framesOf(error),
+  };
+}
+
+/** The error itself or one of its causes, when raised by TypeORM or pg: a wrapper would carry their message in its own. */
+function databaseErrorIn(thrown: unknown): Error | undefined {
+  let current = thrown;
+  for (let depth = 0; current instanceof Error && depth < 5; depth++) {
+    if (current instanceof TypeORMError || current instanceof pg.DatabaseError) return current;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+function framesOf(error: Error): { frames?: string } {
+  const start = error.stack?.indexOf('\n    at ') ?? -1;
+  return start < 0 ? {} : { frames: error.stack!.slice(start + 1) };
 }

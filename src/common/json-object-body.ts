@@ -1,7 +1,7 @@
 import { BadRequestException, UnsupportedMediaTypeException } from '@nestjs/common';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { BODY_LIMIT } from './body-limit.js';
-import { refuseUnpairedSurrogates } from './well-formed-json.js';
+import { pathOfNul, refuseUnpairedSurrogates } from './well-formed-json.js';
 
 const parseJson = express.json({ limit: BODY_LIMIT, reviver: refuseUnpairedSurrogates });
 
@@ -18,6 +18,11 @@ export const jsonObjectBody: RequestHandler = (request: Request, response: Respo
   parseJson(request, response, (error?: unknown) => {
     if (error !== undefined) next(error);
     else if (Array.isArray(request.body)) next(new BadRequestException('The request body must be a JSON object, not an array'));
-    else next();
+    else next(nulProblem(request.body));
   });
 };
+
+function nulProblem(body: unknown): BadRequestException | undefined {
+  const path = pathOfNul(body);
+  return path === undefined ? undefined : new BadRequestException(`${path} must not contain NUL characters`);
+}

@@ -80,16 +80,24 @@ export function IsOmittable(): PropertyDecorator {
 
 export const MAX_URL_LENGTH = 2048;
 
+/**
+ * C0 and C1 controls, DEL, the line and paragraph separators and the bidirectional controls (which
+ * make a URL read otherwise than it goes): validator's isURL lets some through, NUL among them, and
+ * no URL holds them unescaped.
+ */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
 /** An absolute http(s) URL with a host; internal host names without a dot are fine. */
 export function IsHttpUrl(): PropertyDecorator {
   return applyDecorators(
     IsString(),
     Length(1, MAX_URL_LENGTH),
-    customRule('isHttpUrl', (value) =>
-      isURL(String(value), { protocols: ['http', 'https'], require_protocol: true, require_tld: false, require_host: true })
+    customRule('isHttpUrl', (value) => {
+      if (CONTROL_CHARACTER.test(String(value))) return 'must not contain control characters';
+      return isURL(String(value), { protocols: ['http', 'https'], require_protocol: true, require_tld: false, require_host: true })
         ? undefined
-        : 'must be an absolute http or https URL',
-    ),
+        : 'must be an absolute http or https URL';
+    }),
   );
 }
 

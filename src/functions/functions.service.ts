@@ -82,13 +82,13 @@ export class FunctionsService {
 
   private sealed(handler: FunctionHandler): FunctionHandler {
     const { requestHandler } = handler;
-    return { ...handler, requestHandler: { ...requestHandler, headers: this.secrets.sealJson(requestHandler.headers) } };
+    return { ...handler, requestHandler: { ...requestHandler, headers: this.secrets.sealText(requestHandler.headers) } };
   }
 
   /** The function as the API shows it: header values decrypted. */
   private revealed(fn: AssistantFunction): AssistantFunction {
     const { requestHandler } = fn.handler;
-    return { ...fn, handler: { ...fn.handler, requestHandler: { ...requestHandler, headers: this.secrets.openJson(requestHandler.headers) } } };
+    return { ...fn, handler: { ...fn.handler, requestHandler: { ...requestHandler, headers: this.secrets.openText(requestHandler.headers) } } };
   }
 }
 

@@ -161,7 +161,9 @@ describe('The built service: logs and Swagger UI in a browser', () => {
       expect(await failed.json()).toEqual({ error: 'Internal Server Error', message: 'An unexpected error occurred (request id log-test-500)' });
       const lines = await loggedFor(service, 'log-test-500', 2);
       const error = lines.find((line) => line.context === 'Errors');
-      expect(error).toMatchObject({ level: 50, requestId: 'log-test-500', err: { stack: expect.stringMatching(/\n\s+at /) } });
+      // A database error by its type, SQLSTATE (undefined_table) and call frames: never its message, query or parameters.
+      expect(error).toMatchObject({ level: 50, requestId: 'log-test-500', database: { type: 'QueryFailedError', sqlState: '42P01', frames: expect.stringMatching(/^\s+at /) } });
+      expect(JSON.stringify(error)).not.toMatch(/relation|SELECT|workspace_id/);
       expect(lines.find((line) => line.msg === 'request failed')).toMatchObject({ level: 50, status: 500, route: ASSISTANTS });
     } finally {
       await client.query('ALTER TABLE assistants_gone RENAME TO assistants');

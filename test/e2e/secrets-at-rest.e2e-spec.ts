@@ -1,10 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
+import { SecretCipher } from '../../src/common/secrets/secret-cipher.js';
+import { MarkedSecrets1795744800000 } from '../../src/database/migrations/1795744800000-marked-secrets.js';
 import { keyIdOf } from '../../src/common/secrets/secret-cipher.js';
 import { ASSISTANTS, createAssistant } from '../support/assistants.js';
-import { freshDatabase, type FreshDatabase } from '../support/fresh-database.js';
+import { RestartableApp } from '../support/restartable-app.js';
 import { functionBody, newEncryptionKey, secretValue } from '../support/secret-fixtures.js';
-import { bearer, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { bearer, PRIVATE_KEY, type TestApp } from '../support/test-app.js';
 
 const serversOf = (assistantId: string) => `${ASSISTANTS}/${assistantId}/mcp-servers`;
 const functionsOf = (assistantId: string) => `${ASSISTANTS}/${assistantId}/functions`;
@@ -90,24 +92,11 @@ async function storedHeaders(t: TestApp): Promise<Map<string, string>> {
 }
 
 describe('Secrets at rest', () => {
-  let database: FreshDatabase;
-  let t: TestApp | undefined;
+  const service = new RestartableApp();
+  const start = (env: NodeJS.ProcessEnv) => service.start(env);
 
-  /** (Re)starts the service on this test's database with the given environment. */
-  const start = async (env: NodeJS.ProcessEnv): Promise<TestApp> => {
-    await t?.close();
-    t = await startTestApp({ ...database.env, ...env });
-    return t;
-  };
-
-  beforeEach(async () => {
-    database = await freshDatabase();
-  });
-  afterEach(async () => {
-    await t?.close();
-    t = undefined;
-    await database.drop();
-  });
+  beforeEach(() => service.setUp());
+  afterEach(() => service.tearDown());
 
   it('with ENCRYPTION_KEY, stores no header value in clear and answers with each exactly as sent', async () => {
     const key = newEncryptionKey();
@@ -125,7 +114,7 @@ describe('Secrets at rest', () => {
       ['X-Tenant', sealed],
       ['X-Empty', sealed],
     ]);
-    expect(stored.get(resources.fn.id)).toMatch(/^\{ "Authorization" : "enc:v1:[^"]+",\n {2}"X-Escaped":"enc:v1:[^"]+" \}$/);
+    expect(stored.get(resources.fn.id)).toMatch(new RegExp(`^enc:v1:${idOf(key)}:[\\w-]+:[\\w-]+:[\\w-]+$`));
   });
 
   it('keeps function headers encrypted and exact through updates, whichever fields change', async () => {
@@ -163,7 +152,7 @@ describe('Secrets at rest', () => {
     await rotated.http.patch(fnUrl).set(auth).send({ handler: { requestHandler: { method: 'PUT' } } }).expect(200);
     const stored = await storedHeaders(rotated);
     expect(stored.get(added.body.mcpServer.id)).toContain(`"enc:v1:${idOf(newKey)}:`);
-    expect(stored.get(resources.fn.id)).toContain(`"enc:v1:${idOf(newKey)}:`);
+    expect(stored.get(resources.fn.id)).toMatch(new RegExp(`^enc:v1:${idOf(newKey)}:`));
     expect(stored.get(resources.sse.id)).toContain(`"enc:v1:${idOf(oldKey)}:`);
 
     // Without the previous key, what only it can open is refused, with the generic 500 body.
@@ -176,8 +165,9 @@ describe('Secrets at rest', () => {
   });
 
   it('reads the plain rows written before ENCRYPTION_KEY was set, and encrypts from then on', async () => {
-    const resources = await createSecretResources(await start({}));
-    const plainRows = await storedRows(t!);
+    const plain = await start({});
+    const resources = await createSecretResources(plain);
+    const plainRows = await storedRows(plain);
     for (const secret of resources.secrets) expect(plainRows).toContain(secret);
 
     const key = newEncryptionKey();
@@ -191,5 +181,90 @@ describe('Secrets at rest', () => {
       .expect(201);
     expect(added.body.mcpServer.sseTransport.headers).toEqual({ 'X-Key': secret });
     expect(await storedRows(encrypting)).not.toContain(secret);
+  });
+
+  it('gives back header values shaped like envelopes or markers exactly, with and without ENCRYPTION_KEY, and lets such a function be changed', async () => {
+    const lookAlikes = ['enc:v1:00000000:AA:AA:', new SecretCipher(Buffer.alloc(32, 7)).seal('x'), 'plain:x', 'enc:'];
+    const headers = Object.fromEntries(lookAlikes.map((value, index) => [`X-${index}`, value]));
+    const fnHeaders = JSON.stringify(headers);
+    for (const env of [{}, { ENCRYPTION_KEY: newEncryptionKey() }]) {
+      const app = await start(env);
+      const { id: assistantId } = await createAssistant(app.http);
+      const server = await app.http
+        .post(serversOf(assistantId))
+        .set(auth)
+        .send({ transportType: 'HTTP', httpTransport: { url: 'https://mcp.example.com/mcp', headers } })
+        .expect(201);
+      expect(server.body.mcpServer.httpTransport.headers).toEqual(headers);
+      expect((await app.http.get(`${serversOf(assistantId)}/${server.body.mcpServer.id}`).set(auth).expect(200)).body.mcpServer.httpTransport.headers).toEqual(headers);
+      expect((await app.http.get(serversOf(assistantId)).set(auth).expect(200)).body.mcpServers[0].httpTransport.headers).toEqual(headers);
+
+      const fn = await app.http.post(functionsOf(assistantId)).set(auth).send(functionBody(fnHeaders)).expect(201);
+      const fnUrl = `${functionsOf(assistantId)}/${fn.body.function.id}`;
+      expect((await app.http.get(fnUrl).set(auth).expect(200)).body.function.handler.requestHandler.headers).toBe(fnHeaders);
+      expect((await app.http.get(functionsOf(assistantId)).set(auth).expect(200)).body.functions[0].handler.requestHandler.headers).toBe(fnHeaders);
+      const repaired = await app.http.patch(fnUrl).set(auth).send({ handler: { requestHandler: { headers: '{}' } } }).expect(200);
+      expect(repaired.body.function.handler.requestHandler.headers).toBe('{}');
+    }
+  });
+
+  it('with ENCRYPTION_KEY, stores no header value in clear when a function names a header twice, and answers with the text as sent', async () => {
+    const app = await start({ ENCRYPTION_KEY: newEncryptionKey() });
+    const { id: assistantId } = await createAssistant(app.http);
+    const secret = secretValue('duplicate');
+    const headers = `{"n":1,"n":"x","Authorization":"Bearer ${secret}"}`;
+    const fn = await app.http.post(functionsOf(assistantId)).set(auth).send(functionBody(headers)).expect(201);
+    expect(fn.body.function.handler.requestHandler.headers).toBe(headers);
+    const patched = await app.http
+      .patch(`${functionsOf(assistantId)}/${fn.body.function.id}`)
+      .set(auth)
+      .send({ handler: { requestHandler: { headers: `{"A":{"B":"${secret}"},"A":"y"}` } } })
+      .expect(200);
+    expect(patched.body.function.handler.requestHandler.headers).toBe(`{"A":{"B":"${secret}"},"A":"y"}`);
+    const rows = await storedRows(app);
+    expect(rows).not.toContain(secret);
+    expect(rows).not.toContain('Authorization');
+  });
+
+  it('marks the rows stored in clear before the markers, and reads every older form as before', async () => {
+    const key = newEncryptionKey();
+    const app = await start({ ENCRYPTION_KEY: key });
+    const { id: assistantId } = await createAssistant(app.http);
+    const dataSource = app.app.get(DataSource);
+    const [{ id: workspaceId }] = await dataSource.query(`SELECT workspace_id AS id FROM assistants WHERE id = $1`, [assistantId]);
+    const cipher = new SecretCipher(Buffer.from(key, 'base64'));
+    const sealedValue = cipher.seal('Bearer old-sealed');
+    // A function's value literal was sealed with its quotes.
+    const sealedLiteral = cipher.seal('"Bearer old-sealed"');
+    // As written before the markers: values as sent, envelope look-alikes included, or sealed in place.
+    const legacyServer = { Authorization: sealedValue, 'X-Look-Alike': 'enc:v1:00000000:AA:AA:', 'X-Plain': 'abc' };
+    const legacyTexts = [`{ "Authorization": "${sealedLiteral}", "X-Plain": "abc" }`, '{"X-Look-Alike":"enc:v1:00000000:AA:AA:"}'];
+    await dataSource.query(
+      `INSERT INTO mcp_servers (workspace_id, assistant_id, transport_type, url, headers) VALUES ($1, $2, 'HTTP', 'https://mcp.example.com/old', $3)`,
+      [workspaceId, assistantId, JSON.stringify(legacyServer)],
+    );
+    for (const headers of legacyTexts) {
+      const handler = { type: 'REQUEST', requestHandler: { url: 'https://api.example.com/old', method: 'POST', headers, body: '{}' } };
+      await dataSource.query(`INSERT INTO functions (workspace_id, assistant_id, openapi_spec, handler) VALUES ($1, $2, '{}', $3)`, [workspaceId, assistantId, handler]);
+    }
+
+    const runner = dataSource.createQueryRunner();
+    await new MarkedSecrets1795744800000().up(runner).finally(() => runner.release());
+
+    const [serverRow] = await dataSource.query(`SELECT headers::text AS headers FROM mcp_servers`);
+    expect(Object.entries(JSON.parse(serverRow.headers))).toEqual([
+      ['Authorization', sealedValue],
+      ['X-Look-Alike', 'plain:enc:v1:00000000:AA:AA:'],
+      ['X-Plain', 'plain:abc'],
+    ]);
+    const functionRows = await dataSource.query(`SELECT handler #>> '{requestHandler,headers}' AS headers FROM functions ORDER BY created_at, id`);
+    expect(functionRows.map((row: { headers: string }) => row.headers)).toEqual([legacyTexts[0], `plain:${legacyTexts[1]}`]);
+    const servers = await app.http.get(serversOf(assistantId)).set(auth).expect(200);
+    expect(servers.body.mcpServers[0].httpTransport.headers).toEqual({ ...legacyServer, Authorization: 'Bearer old-sealed' });
+    const functions = await app.http.get(functionsOf(assistantId)).set(auth).expect(200);
+    expect(functions.body.functions.map((fn: { handler: { requestHandler: { headers: string } } }) => fn.handler.requestHandler.headers)).toEqual([
+      '{ "Authorization": "Bearer old-sealed", "X-Plain": "abc" }',
+      legacyTexts[1],
+    ]);
   });
 });

@@ -29,6 +29,10 @@ export class ServiceProcess {
     return new ServiceProcess(spawn(process.execPath, [...NODE_FLAGS, ENTRY], { env: { PATH: process.env.PATH, PORT: '0', ...env } }));
   }
 
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   exitCode(): Promise<number | null> {
     return this.exited;
   }

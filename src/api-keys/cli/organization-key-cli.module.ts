@@ -1,6 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AuthModule } from '../../auth/auth.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { ConfigModule } from '../../config/config.module.js';
 import { DatabaseModule } from '../../database/database.module.js';
@@ -8,13 +7,13 @@ import { Organization } from '../../workspaces/entities/organization.entity.js';
 import { ApiKey } from '../entities/api-key.entity.js';
 import { OrganizationKeysService } from '../organization-keys.service.js';
 
-/** The database (migrated, as the service would), the organization keys' own service and the revocations it announces; no HTTP, no bootstrap. */
+/** The database (migrated, as the service would) and the organization keys' own service; no HTTP, no bootstrap. */
 @Module({})
 export class OrganizationKeyCliModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: OrganizationKeyCliModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, AuthModule, TypeOrmModule.forFeature([ApiKey, Organization])],
+      imports: [ConfigModule.forRoot(config), DatabaseModule, TypeOrmModule.forFeature([ApiKey, Organization])],
       providers: [OrganizationKeysService],
     };
   }

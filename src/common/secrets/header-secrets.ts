@@ -6,12 +6,14 @@ import { SecretCipher } from './secret-cipher.js';
 const JSON_STRING = /"(?:[^"\\]|\\.)*"/g;
 
 /**
- * Header values are secrets at rest (they carry tokens); header names are not, and stay readable
- * in their order. Services seal headers on the way into a row and open them on the way out.
+ * Header values are secrets at rest (they carry tokens). An MCP server's headers are an object:
+ * each value is sealed, names stay readable in their order. A function's headers are a JSON text
+ * returned byte for byte: the text is sealed whole, so nothing in it (duplicate names, values that
+ * are not strings, odd escapes) can leave a value in clear.
  */
 @Injectable()
 export class HeaderSecrets {
-  private readonly cipher: SecretCipher;
+  readonly cipher: SecretCipher;
 
   constructor(config: AppConfig) {
     this.cipher = new SecretCipher(config.encryptionKey, config.previousEncryptionKeys);
@@ -25,32 +27,32 @@ export class HeaderSecrets {
     return mapValues(headers, (value) => this.cipher.open(value));
   }
 
-  /**
-   * `text` is a JSON object of strings, returned later byte for byte: each value's literal, quotes
-   * and escapes included, is sealed in place, and everything around it is kept.
-   */
-  sealJson(text: string): string {
-    if (!this.cipher.encrypts) return text;
-    return mapValueLiterals(text, (literal) => `"${this.cipher.seal(literal)}"`);
+  sealText(text: string): string {
+    return this.cipher.seal(text);
   }
 
-  openJson(text: string): string {
-    return mapValueLiterals(text, (literal) => {
+  openText(stored: string): string {
+    return isLegacyText(stored) ? this.openLegacyText(stored) : this.cipher.open(stored);
+  }
+
+  /** Before the whole text was sealed, each value literal was sealed in place (see isLegacyText). */
+  private openLegacyText(text: string): string {
+    let index = 0;
+    return text.replace(JSON_STRING, (literal) => {
       const inner = literal.slice(1, -1);
-      return this.cipher.isSealed(inner) ? this.cipher.open(inner) : literal;
+      return index++ % 2 === 1 && this.cipher.isSealed(inner) ? this.cipher.open(inner) : literal;
     });
   }
 }
 
-function mapValues(headers: Record<string, string>, change: (value: string) => string): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, change(value)]));
+/**
+ * A function's headers as stored before migration 1795741200000: the JSON text itself, with value
+ * literals sealed where ENCRYPTION_KEY was set. `npm run secrets:reencrypt` rewrites them whole.
+ */
+export function isLegacyText(stored: string): boolean {
+  return /^\s*\{/.test(stored);
 }
 
-/**
- * In a JSON object whose values are all strings, the string literals alternate name, value, and
- * no quote appears outside them: every second literal is a value.
- */
-function mapValueLiterals(text: string, change: (literal: string) => string): string {
-  let index = 0;
-  return text.replace(JSON_STRING, (literal) => (index++ % 2 === 1 ? change(literal) : literal));
+function mapValues(headers: Record<string, string>, change: (value: string) => string): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, change(value)]));
 }

@@ -3,7 +3,10 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 const ALGORITHM = 'aes-256-gcm';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-const ENVELOPE = /^enc:v1:([0-9a-f]{8}):([A-Za-z0-9_-]+):([A-Za-z0-9_-]+):([A-Za-z0-9_-]*)$/;
+/** An envelope exactly as `seal` writes it: a 12-byte IV and a 16-byte tag are 16 and 22 base64url characters. */
+const ENVELOPE = /^enc:v1:([0-9a-f]{8}):([A-Za-z0-9_-]{16}):([A-Za-z0-9_-]{22}):([A-Za-z0-9_-]*)$/;
+/** Marks a value stored in clear (without ENCRYPTION_KEY), so that no value is ever taken for an envelope. */
+const PLAIN = 'plain:';
 
 /** A stored secret that cannot be turned back into its value. The message says why, never what. */
 export class SecretUnreadableError extends Error {
@@ -11,12 +14,13 @@ export class SecretUnreadableError extends Error {
 }
 
 /**
- * AES-256-GCM on single strings. A sealed value is a self-describing envelope,
- * `enc:v1:<keyId>:<iv>:<tag>:<ciphertext>` (base64url), where keyId is the first 4 bytes of the
- * SHA-256 of the key, so that a key can be rotated: the current key seals, it and every previous
- * key open. Without a current key values are stored as sent; a value that is not an envelope is
- * read as it is, so encryption can be turned on for a database that already holds plain values
- * (only a plain value shaped exactly like an envelope would be mistaken for one).
+ * AES-256-GCM on single strings. Every stored value says what it is: a sealed value is a
+ * self-describing envelope, `enc:v1:<keyId>:<iv>:<tag>:<ciphertext>` (base64url), where keyId is
+ * the first 4 bytes of the SHA-256 of the key, so that a key can be rotated (the current key
+ * seals; it and every previous key open); without a current key a value is stored in clear behind
+ * `plain:`. So any string a caller sends, `enc:v1:…` included, comes back exactly as sent. A value
+ * in neither form was written before these markers existed (migration 1795741200000 marked every
+ * such value it could tell apart) and is read as it is.
  */
 export class SecretCipher {
   private readonly current: { id: string; key: Buffer } | undefined;
@@ -33,7 +37,7 @@ export class SecretCipher {
   }
 
   seal(value: string): string {
-    if (this.current === undefined) return value;
+    if (this.current === undefined) return PLAIN + value;
     const { id, key } = this.current;
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv(ALGORITHM, key, iv, { authTagLength: TAG_BYTES });
@@ -47,9 +51,20 @@ export class SecretCipher {
     return ENVELOPE.test(stored);
   }
 
-  /** The value behind an envelope; any other string is a value stored before encryption and comes back as it is. */
+  isPlain(stored: string): boolean {
+    return stored.startsWith(PLAIN);
+  }
+
+  /** Sealed under the current key: what `npm run secrets:reencrypt` leaves as it is. */
+  isCurrent(stored: string): boolean {
+    return this.current !== undefined && ENVELOPE.exec(stored)?.[1] === this.current.id;
+  }
+
+  /** The value behind a stored form; a value in neither form is from before the markers and comes back as it is. */
   open(stored: string): string {
+    if (this.isPlain(stored)) return stored.slice(PLAIN.length);
     const envelope = ENVELOPE.exec(stored);
+    if (envelope === null && stored.startsWith('enc:')) throw new SecretUnreadableError('A stored secret is not a well-formed envelope: it was altered or is corrupt');
     if (envelope === null) return stored;
     const [, id, iv, tag, ciphertext] = envelope;
     const key = this.keysById.get(id);

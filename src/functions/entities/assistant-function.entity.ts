@@ -15,7 +15,7 @@ export class AssistantFunction extends TimestampedEntity {
   @Column({ name: 'openapi_spec', type: 'text' })
   openapiSpec: string;
 
-  /** `requestHandler.headers` has its values sealed by HeaderSecrets (encrypted when ENCRYPTION_KEY is set). */
+  /** `requestHandler.headers` is sealed whole by HeaderSecrets (encrypted when ENCRYPTION_KEY is set). */
   @Column({ type: 'jsonb' })
   handler: FunctionHandler;
 }

@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { chmod, mkdtemp, readdir, readFile, readlink, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { ServiceProcess } from '../support/service-process.js';
+
+const run = promisify(execFile);
+
+/** The uid of `nobody`: another local user of the host. */
+const OTHER_USER = 65534;
+const LISTENING = { tcp: '0A', unix: '00010000' };
+
+/** The inodes of the sockets process `pid` holds. */
+async function socketInodes(pid: number): Promise<Set<string>> {
+  const fds = await readdir(`/proc/${pid}/fd`);
+  const links = await Promise.all(fds.map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')));
+  return new Set(links.flatMap((link) => /^socket:\[(\d+)\]$/.exec(link)?.[1] ?? []));
+}
+
+/** The TCP ports and Unix socket paths process `pid` listens on. */
+async function listenersOf(pid: number): Promise<{ tcpPorts: number[]; unixPaths: string[] }> {
+  const inodes = await socketInodes(pid);
+  const tcpPorts: number[] = [];
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of (await readFile(table, 'utf8')).trim().split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      if (fields[3] === LISTENING.tcp && inodes.has(fields[9])) tcpPorts.push(parseInt(fields[1].split(':')[1], 16));
+    }
+  }
+  const unixPaths = (await readFile('/proc/net/unix', 'utf8'))
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => line.trim().split(/\s+/))
+    .filter((fields) => fields[3] === LISTENING.unix && inodes.has(fields[6]) && fields[7] !== undefined)
+    .map((fields) => fields[7]);
+  return { tcpPorts, unixPaths };
+}
+
+/** Every file and directory under `dir` with its permission bits. */
+async function modesUnder(dir: string): Promise<{ path: string; directory: boolean; mode: number }[]> {
+  const found = [];
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    const path = join(entry.parentPath, entry.name);
+    found.push({ path, directory: entry.isDirectory(), mode: (await stat(path)).mode & 0o777 });
+  }
+  return found;
+}
+
+/** What another local user gets when it opens a connection to `path`. */
+async function connectAsOtherUser(path: string): Promise<string> {
+  const script = `require('net').connect(${JSON.stringify(path)}).on('connect', () => { console.log('connected'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(0); })`;
+  const { stdout } = await run(process.execPath, ['-e', script], { uid: OTHER_USER, gid: OTHER_USER });
+  return stdout.trim();
+}
+
+/**
+ * Always on the embedded default, whatever DATABASE_URL says: its server and files are this
+ * process's own, and nothing else on the host may reach them.
+ */
+describe('The embedded database, from outside the service', () => {
+  let scratch: string;
+  const running: ServiceProcess[] = [];
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((service) => service.stop()));
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  it('listens on no TCP port and on one Unix socket only its user can reach, with files 0600 in directories 0700', async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'amc-access-'));
+    const dataDir = join(scratch, 'data');
+    const first = await ServiceProcess.start({ DATA_DIR: dataDir });
+    expect(await first.stop()).toBe(0);
+    // As an older version left it: readable by everyone.
+    await run('chmod', ['-R', 'a+rwX', dataDir]);
+    await chmod(dataDir, 0o755);
+
+    const service = await ServiceProcess.start({ DATA_DIR: dataDir });
+    running.push(service);
+    const { tcpPorts, unixPaths } = await listenersOf(service.pid);
+    expect(tcpPorts).toEqual([service.port]);
+    expect(unixPaths).toEqual([expect.stringMatching(/\/\.s\.PGSQL\.5432$/)]);
+    const socketDir = await stat(dirname(unixPaths[0]));
+    expect({ mode: socketDir.mode & 0o777, uid: socketDir.uid }).toEqual({ mode: 0o700, uid: process.getuid!() });
+
+    // The API port is not PostgreSQL: a pg client on it gets no session.
+    const client = new pg.Client({ host: '127.0.0.1', port: service.port, user: 'postgres', database: 'postgres', connectionTimeoutMillis: 5000 });
+    await expect(client.connect()).rejects.toThrow();
+    await client.end().catch(() => undefined);
+
+    if (process.getuid!() === 0) expect(await connectAsOtherUser(unixPaths[0])).toBe('EACCES');
+
+    const loose = (await modesUnder(dataDir)).filter(({ directory, mode }) => mode !== (directory ? 0o700 : 0o600));
+    expect(loose).toEqual([]);
+    expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
+    expect((await modesUnder(dataDir)).length).toBeGreaterThan(100);
+  }, 120_000);
+});
