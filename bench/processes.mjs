@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 
-export const PRIVATE_KEY = 'sk_bench0private0key0aaaaaaaaaaaaaaaaaaaaaaaaa';
+export const PRIVATE_KEY = 'sk_bench0private0key0ERZBOZyVC53eFdbMxEE1XT64';
 
 /** The V8 flags of `npm start` and of the image's CMD. */
 const SERVICE_NODE_FLAGS = ['--heap-growing-percent=150'];

@@ -1,23 +1,83 @@
-import { BadRequestException, UnsupportedMediaTypeException } from '@nestjs/common';
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import {
+  BadRequestException,
+  type CallHandler,
+  type ExecutionContext,
+  HttpException,
+  HttpStatus,
+  type NestInterceptor,
+  UnsupportedMediaTypeException,
+} from '@nestjs/common';
+import express, { type Request, type Response } from 'express';
+import type { Observable } from 'rxjs';
 import { BODY_LIMIT } from './body-limit.js';
-import { refuseUnpairedSurrogates } from './well-formed-json.js';
+import { holdsUnpairedSurrogate, mayHoldUnpairedSurrogate, UNPAIRED_SURROGATE_MESSAGE } from './well-formed-json.js';
 
-const parseJson = express.json({ limit: BODY_LIMIT, reviver: refuseUnpairedSurrogates });
+/** Marks a body whose raw bytes could hold a lone surrogate, between the parser's verify and its result. */
+const SURROGATE_SUSPECTS = new WeakSet<Request>();
+
+const parseJson = express.json({
+  limit: BODY_LIMIT,
+  verify: (request, _response, raw) => {
+    if (mayHoldUnpairedSurrogate(raw)) SURROGATE_SUSPECTS.add(request as Request);
+  },
+});
+
+/** JSON is UTF-8 (RFC 8259); a charset parameter may say so, and nothing else. */
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 
 /**
- * A request body is JSON or nothing, and JSON is an object: anything else is refused before it
- * reaches a handler. A request without a body (every GET) passes straight on, with no parser run.
+ * A request body is JSON or nothing, and JSON is an object. Read here, as the last step before the
+ * handler's pipes, so that a request refused before (no route, no valid key, rate limit, wrong key
+ * kind) never has its body read or parsed; and read within a deadline, else 408. A request without
+ * a body (every GET) passes straight on.
  */
-export const jsonObjectBody: RequestHandler = (request: Request, response: Response, next: NextFunction): void => {
-  const hasBody = Number(request.header('content-length') ?? 0) > 0 || request.header('transfer-encoding') !== undefined;
-  if (!hasBody) return next();
-  if (!request.is('application/json')) {
-    return next(new UnsupportedMediaTypeException(`Request bodies must be sent as application/json, not ${request.header('content-type') ?? 'without a content type'}`));
+export class JsonObjectBodyInterceptor implements NestInterceptor {
+  constructor(private readonly bodyTimeoutMs: number) {}
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    const request = context.switchToHttp().getRequest<Request>();
+    if (hasBody(request)) await this.readBody(request, context.switchToHttp().getResponse<Response>());
+    return next.handle();
   }
-  parseJson(request, response, (error?: unknown) => {
-    if (error !== undefined) next(error);
-    else if (Array.isArray(request.body)) next(new BadRequestException('The request body must be a JSON object, not an array'));
-    else next();
-  });
-};
+
+  private async readBody(request: Request, response: Response): Promise<void> {
+    if (!request.is('application/json')) {
+      throw new UnsupportedMediaTypeException(
+        `Request bodies must be sent as application/json, not ${request.header('content-type') ?? 'without a content type'}`,
+      );
+    }
+    const charset = CHARSET.exec(request.header('content-type') ?? '')?.[1].toLowerCase();
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+      throw new UnsupportedMediaTypeException(`JSON bodies are UTF-8; the charset "${charset}" is not accepted`);
+    }
+    await this.parseWithinDeadline(request, response);
+    if (SURROGATE_SUSPECTS.has(request) && holdsUnpairedSurrogate(request.body)) {
+      throw new BadRequestException(`Malformed JSON body: ${UNPAIRED_SURROGATE_MESSAGE}`);
+    }
+    if (Array.isArray(request.body)) throw new BadRequestException('The request body must be a JSON object, not an array');
+  }
+
+  private parseWithinDeadline(request: Request, response: Response): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const deadline = setTimeout(() => {
+        reject(new HttpException(`The request body did not arrive within ${this.bodyTimeoutMs / 1000} seconds`, HttpStatus.REQUEST_TIMEOUT));
+      }, this.bodyTimeoutMs);
+      parseJson(request, response, (error?: unknown) => {
+        clearTimeout(deadline);
+        if (error === undefined) resolve();
+        else reject(asHttpException(error));
+      });
+    });
+  }
+}
+
+function hasBody(request: Request): boolean {
+  return Number(request.header('content-length') ?? 0) > 0 || request.header('transfer-encoding') !== undefined;
+}
+
+/** body-parser's errors carry their status; the exception filter words them from their `type`. */
+function asHttpException(error: unknown): HttpException {
+  const { status, message } = error as { status?: unknown; message?: unknown };
+  const code = typeof status === 'number' && status >= 400 && status < 500 ? status : HttpStatus.BAD_REQUEST;
+  return new HttpException(typeof message === 'string' ? message : 'The request body could not be read', code, { cause: error });
+}
