@@ -10,15 +10,20 @@ import {
 import express, { type Request, type Response } from 'express';
 import type { Observable } from 'rxjs';
 import { BODY_LIMIT } from './body-limit.js';
-import { holdsUnpairedSurrogate, mayHoldUnpairedSurrogate, UNPAIRED_SURROGATE_MESSAGE } from './well-formed-json.js';
+import { holdsUnpairedSurrogate, mayHoldUnpairedSurrogate, nestsDeeperThan, UNPAIRED_SURROGATE_MESSAGE } from './well-formed-json.js';
 
-/** Marks a body whose raw bytes could hold a lone surrogate, between the parser's verify and its result. */
-const SURROGATE_SUSPECTS = new WeakSet<Request>();
+/** Far beyond any body of the API (a task's schedule nests 4 levels); deeper ones are refused before parsing. */
+export const MAX_BODY_NESTING = 64;
+
+/** What the raw bytes tell of a body, between the parser's verify and its result. */
+type RawFinding = 'too deep' | 'surrogate escape';
+const RAW_FINDINGS = new WeakMap<Request, RawFinding>();
 
 const parseJson = express.json({
   limit: BODY_LIMIT,
   verify: (request, _response, raw) => {
-    if (mayHoldUnpairedSurrogate(raw)) SURROGATE_SUSPECTS.add(request as Request);
+    if (nestsDeeperThan(raw, MAX_BODY_NESTING)) RAW_FINDINGS.set(request as Request, 'too deep');
+    else if (mayHoldUnpairedSurrogate(raw)) RAW_FINDINGS.set(request as Request, 'surrogate escape');
   },
 });
 
@@ -51,7 +56,9 @@ export class JsonObjectBodyInterceptor implements NestInterceptor {
       throw new UnsupportedMediaTypeException(`JSON bodies are UTF-8; the charset "${charset}" is not accepted`);
     }
     await this.parseWithinDeadline(request, response);
-    if (SURROGATE_SUSPECTS.has(request) && holdsUnpairedSurrogate(request.body)) {
+    const finding = RAW_FINDINGS.get(request);
+    if (finding === 'too deep') throw new BadRequestException(`The request body nests objects and arrays deeper than ${MAX_BODY_NESTING} levels`);
+    if (finding === 'surrogate escape' && holdsUnpairedSurrogate(request.body)) {
       throw new BadRequestException(`Malformed JSON body: ${UNPAIRED_SURROGATE_MESSAGE}`);
     }
     if (Array.isArray(request.body)) throw new BadRequestException('The request body must be a JSON object, not an array');

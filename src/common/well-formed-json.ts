@@ -35,3 +35,38 @@ export function holdsUnpairedSurrogate(value: unknown): boolean {
   }
   return false;
 }
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPENERS = new Set([0x5b, 0x7b]);
+const CLOSERS = new Set([0x5d, 0x7d]);
+
+/**
+ * Whether JSON text nests objects and arrays deeper than `limit`, read from its raw bytes before it
+ * is parsed: the mappers and validators after the parser recurse, and would overflow the stack on
+ * a deep enough body. Strings are skipped with a native search for their closing quote.
+ */
+export function nestsDeeperThan(raw: Buffer, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const byte = raw[i];
+    if (byte === QUOTE) {
+      i = closingQuote(raw, i);
+    } else if (OPENERS.has(byte)) {
+      if (++depth > limit) return true;
+    } else if (CLOSERS.has(byte)) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** The index of the quote closing the string opened at `opening` (or the end, for text that is not JSON). */
+function closingQuote(raw: Buffer, opening: number): number {
+  for (let quote = raw.indexOf(QUOTE, opening + 1); quote !== -1; quote = raw.indexOf(QUOTE, quote + 1)) {
+    let backslashes = 0;
+    while (raw[quote - 1 - backslashes] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+  }
+  return raw.length;
+}
