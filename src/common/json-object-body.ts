@@ -67,7 +67,7 @@ export class JsonObjectBodyInterceptor implements NestInterceptor {
   private parseWithinDeadline(request: Request, response: Response): Promise<void> {
     return new Promise((resolve, reject) => {
       const deadline = setTimeout(() => {
-        reject(new HttpException(`The request body did not arrive within ${this.bodyTimeoutMs / 1000} seconds`, HttpStatus.REQUEST_TIMEOUT));
+        reject(new HttpException(`The request body did not arrive within ${this.bodyTimeoutMs / 1000} s`, HttpStatus.REQUEST_TIMEOUT));
       }, this.bodyTimeoutMs);
       parseJson(request, response, (error?: unknown) => {
         clearTimeout(deadline);
