@@ -6,7 +6,7 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { startService } from './processes.mjs';
+import { PRIVATE_KEY, startService } from './processes.mjs';
 
 const MEASURE_MS = 5_000;
 const MEGABYTE_BODY = Buffer.alloc(1_000_000, 'a');
@@ -63,11 +63,11 @@ function bodyFlood(url, path, clients) {
 }
 
 /** Connections trickling a body one byte every 2 s; resolves each with how long the server held it. */
-function trickle(port, path, count) {
+function trickle(port, path, count, authorization = '') {
   return Array.from({ length: count }, () => {
     const started = performance.now();
     const socket = connect(port, '127.0.0.1', () =>
-      socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`),
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\n${authorization}Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`),
     );
     const timer = setInterval(() => socket.write(' '), 2_000);
     socket.on('error', () => undefined);
@@ -106,16 +106,26 @@ for (const path of ['/nothing', '/api/cloud/assistants']) {
   console.log(`2 clients POST 1 MB, no key, ${path.padEnd(22)} /health ${summary(latencies)}`);
 }
 
-const trickling = trickle(port, '/api/cloud/assistants', 20);
-console.log(`20 trickled bodies (1 byte / 2 s):       /health ${summary(await healthLatencies(url, MEASURE_MS))}`);
+const trickling = [...trickle(port, '/api/cloud/assistants', 10), ...trickle(port, '/api/cloud/assistants', 10, `Authorization: Bearer ${PRIVATE_KEY}\r\n`)];
+console.log(`20 trickled bodies (1 byte / 2 s; 10 with a key): /health ${summary(await healthLatencies(url, MEASURE_MS))}`);
 const heldFor = await Promise.race([
   Promise.all(trickling.map(({ closed }) => closed)),
   new Promise((resolve) => setTimeout(() => resolve(null), 45_000)),
 ]);
 if (heldFor === null) console.log('  trickled bodies: still held after 45 s');
-else console.log(`  trickled bodies: closed by the server after max ${Math.max(...heldFor.map(({ heldMs }) => heldMs)).toFixed(0)} ms, answer "${heldFor[0].answer}"`);
+else {
+  const without = heldFor.slice(0, 10);
+  const withKey = heldFor.slice(10);
+  const longest = (list) => Math.max(...list.map(({ heldMs }) => heldMs)).toFixed(0);
+  console.log(`  trickled bodies without a key: closed after at most ${longest(without)} ms, answered "${without[0].answer}"`);
+  console.log(`  trickled bodies with a key: closed after at most ${longest(withKey)} ms, answered "${withKey[0].answer}"`);
+}
 for (const { stop } of trickling) stop();
 
+for (const target of ['http://a:99999/api/cloud/tasks?limit=1', 'http://[x/api/cloud/tasks']) {
+  const answer = await rawExchange(port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+  console.log(`API port, GET ${target.padEnd(40)} -> ${answer}`);
+}
 for (const target of ['http://[/metrics', 'http://a:99999/metrics']) {
   const answer = await rawExchange(metricsPort, `GET ${target} HTTP/1.1\r\nHost: x\r\n\r\n`);
   await new Promise((resolve) => setTimeout(resolve, 300));
@@ -123,19 +133,18 @@ for (const target of ['http://[/metrics', 'http://a:99999/metrics']) {
   if (child.exitCode !== null) break;
 }
 if (child.exitCode === null) {
-  for (const target of ['http://a:99999/api/cloud/tasks?limit=1', 'http://[x/api/cloud/tasks']) {
-    const answer = await rawExchange(port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
-    console.log(`API port, GET ${target.padEnd(40)} -> ${answer}`);
-  }
   console.log(`after all of it:                        /health ${summary(await healthLatencies(url, 2_000))}`);
-
-  const held = trickle(port, '/api/cloud/assistants', 5);
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
-  const signalled = performance.now();
   child.kill('SIGTERM');
-  const exited = await Promise.race([once(child, 'exit'), new Promise((resolve) => setTimeout(() => resolve(null), 60_000))]);
-  console.log(`SIGTERM with 5 trickling clients: ${exited === null ? 'still running after 60 s' : `exited ${exited[0]} after ${(performance.now() - signalled).toFixed(0)} ms`}`);
-  for (const { stop } of held) stop();
-  if (exited === null) child.kill('SIGKILL');
+  await once(child, 'exit');
 }
+
+const second = await startService({ ...env, METRICS_PORT: '' });
+const held = trickle(second.port, '/api/cloud/assistants', 5, `Authorization: Bearer ${PRIVATE_KEY}\r\n`);
+await new Promise((resolve) => setTimeout(resolve, 1_000));
+const signalled = performance.now();
+second.child.kill('SIGTERM');
+const exited = await Promise.race([once(second.child, 'exit'), new Promise((resolve) => setTimeout(() => resolve(null), 60_000))]);
+console.log(`SIGTERM with 5 trickling clients: ${exited === null ? 'still running after 60 s' : `exited ${exited[0]} after ${(performance.now() - signalled).toFixed(0)} ms`}`);
+for (const { stop } of held) stop();
+if (exited === null) second.child.kill('SIGKILL');
 await rm(dataDir, { recursive: true, force: true });

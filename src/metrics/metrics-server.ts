@@ -63,6 +63,7 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
 }
 
 function reply(response: ServerResponse, status: number, body: { error: string; message: string }): void {
-  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
-  response.end(JSON.stringify(body));
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  response.end(text);
 }

@@ -74,15 +74,11 @@ describe('Request lines Node accepts never end the process (issue 13, item 1)', 
       .find((address) => address !== undefined && address.family === 'IPv4' && !address.internal);
     expect((await ask(metricsPort, 'GET /metrics HTTP/1.1')).status).toBe(200);
     if (outside === undefined) return;
-    const { received, closedByServer } = await rawExchange(metricsPort, 'GET /metrics HTTP/1.1\r\n\r\n', 2_000).catch(() => ({ received: '', closedByServer: true }));
-    expect(received).toBe('');
-    expect(closedByServer).toBe(true);
+    const { connect } = await import('node:net');
     const refused = await new Promise<string>((resolve) => {
-      import('node:net').then(({ connect }) => {
-        const socket = connect(metricsPort, outside.address);
-        socket.on('connect', () => (socket.destroy(), resolve('connected')));
-        socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
-      });
+      const socket = connect(metricsPort, outside.address);
+      socket.on('connect', () => (socket.destroy(), resolve('connected')));
+      socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
     });
     expect(refused).toBe('ECONNREFUSED');
   });

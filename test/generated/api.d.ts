@@ -1003,6 +1003,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Payload Too Large: The body is larger than 1mb */
             413: {
                 headers: {
@@ -1095,6 +1104,15 @@ export interface operations {
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1205,6 +1223,15 @@ export interface operations {
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1331,6 +1358,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Payload Too Large: The body is larger than 1mb */
             413: {
                 headers: {
@@ -1434,6 +1470,15 @@ export interface operations {
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1564,6 +1609,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Payload Too Large: The body is larger than 1mb */
             413: {
                 headers: {
@@ -1682,6 +1736,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Payload Too Large: The body is larger than 1mb */
             413: {
                 headers: {
@@ -1792,6 +1855,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Payload Too Large: The body is larger than 1mb */
             413: {
                 headers: {
@@ -1895,6 +1967,15 @@ export interface operations {
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2025,6 +2106,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Payload Too Large: The body is larger than 1mb */
             413: {
                 headers: {
@@ -2132,6 +2222,15 @@ export interface operations {
             };
             /** @description Not Found: No such resource in the caller’s workspace */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2250,6 +2349,15 @@ export interface operations {
             };
             /** @description Not Found: No such resource in the caller’s workspace */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2378,6 +2486,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Payload Too Large: The body is larger than 1mb */
             413: {
                 headers: {
@@ -2492,6 +2609,15 @@ export interface operations {
             };
             /** @description Not Found: No such resource in the caller’s workspace */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2623,6 +2749,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Payload Too Large: The body is larger than 1mb */
             413: {
                 headers: {
@@ -2744,6 +2879,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Payload Too Large: The body is larger than 1mb */
             413: {
                 headers: {
@@ -2858,6 +3002,15 @@ export interface operations {
             };
             /** @description Not Found: No such resource in the caller’s workspace */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2989,6 +3142,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Payload Too Large: The body is larger than 1mb */
             413: {
                 headers: {
@@ -3097,6 +3259,15 @@ export interface operations {
             };
             /** @description Not Found: No such resource in the caller’s workspace */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3234,6 +3405,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Payload Too Large: The body is larger than 1mb */
             413: {
                 headers: {
@@ -3348,6 +3528,15 @@ export interface operations {
             };
             /** @description Not Found: No such resource in the caller’s workspace */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3479,6 +3668,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Payload Too Large: The body is larger than 1mb */
             413: {
                 headers: {
@@ -3587,6 +3785,15 @@ export interface operations {
             };
             /** @description Not Found: No such resource in the caller’s workspace */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3713,6 +3920,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Payload Too Large: The body is larger than 1mb */
             413: {
                 headers: {
@@ -3820,6 +4036,15 @@ export interface operations {
             };
             /** @description Not Found: No such resource in the caller’s workspace */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3945,6 +4170,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Payload Too Large: The body is larger than 1mb */
             413: {
                 headers: {
@@ -4057,6 +4291,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Payload Too Large: The body is larger than 1mb */
             413: {
                 headers: {
@@ -4160,6 +4403,15 @@ export interface operations {
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4290,6 +4542,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Payload Too Large: The body is larger than 1mb */
             413: {
                 headers: {
@@ -4397,6 +4658,15 @@ export interface operations {
             };
             /** @description Not Found: No such resource in the caller’s workspace */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4515,6 +4785,15 @@ export interface operations {
             };
             /** @description Not Found: No such resource in the caller’s workspace */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
