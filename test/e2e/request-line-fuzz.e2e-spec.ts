@@ -57,7 +57,7 @@ describe('Fuzzing request lines on the API port and the metrics port', () => {
       fc.asyncProperty(requestLines, (line) => checkLine(port(), line, headers)),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
     );
-    expect(firstAnswer((await rawExchange(apiPort, 'GET /health HTTP/1.1\r\nConnection: close\r\n\r\n')).received)?.status).toBe(200);
-    expect(firstAnswer((await rawExchange(metricsPort, 'GET /metrics HTTP/1.1\r\nConnection: close\r\n\r\n')).received)?.status).toBe(200);
+    expect(firstAnswer((await rawExchange(apiPort, 'GET /health HTTP/1.1\r\nHost: amc.test\r\nConnection: close\r\n\r\n')).received)?.status).toBe(200);
+    expect(firstAnswer((await rawExchange(metricsPort, 'GET /metrics HTTP/1.1\r\nHost: amc.test\r\nConnection: close\r\n\r\n')).received)?.status).toBe(200);
   }, 300_000);
 });
