@@ -127,7 +127,7 @@ for (const target of ['http://a:99999/api/cloud/tasks?limit=1', 'http://[x/api/c
   console.log(`API port, GET ${target.padEnd(40)} -> ${answer}`);
 }
 for (const target of ['http://[/metrics', 'http://a:99999/metrics']) {
-  const answer = await rawExchange(metricsPort, `GET ${target} HTTP/1.1\r\nHost: x\r\n\r\n`);
+  const answer = await rawExchange(metricsPort, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
   await new Promise((resolve) => setTimeout(resolve, 300));
   console.log(`metrics port, GET ${target.padEnd(24)} -> ${answer}; process ${child.exitCode === null ? 'up' : `exited ${child.exitCode}`}`);
   if (child.exitCode !== null) break;
