@@ -25,7 +25,7 @@ export function holdsUnpairedSurrogate(value: unknown): boolean {
     if (typeof next === 'string') {
       if (UNPAIRED_SURROGATE.test(next)) return true;
     } else if (Array.isArray(next)) {
-      pending.push(...next);
+      for (const item of next) pending.push(item);
     } else if (next !== null && typeof next === 'object') {
       for (const [key, member] of Object.entries(next)) {
         if (UNPAIRED_SURROGATE.test(key)) return true;
