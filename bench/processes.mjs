@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 
-export const PRIVATE_KEY = 'sk_bench0private0key0aaaaaaaaaaaaaaaaaaaaaaaaa';
+export const PRIVATE_KEY = 'sk_bench0private0key0ERZBOZyVC53eFdbMxEE1XT64';
 
 /** The most RATE_LIMIT_REQUESTS allows: counted like any limit, never reached by one key in 10 s. */
 const BENCH_RATE_LIMIT = 1_000_000;

@@ -6,13 +6,14 @@ import type { Server, ServerResponse } from 'node:http';
 import { AppModule } from './app.module.js';
 import { answerUnparsableRequestsWithJson } from './common/client-errors.js';
 import { everyRequest } from './common/every-request.js';
-import { answerUnknownRoute } from './common/unknown-route.js';
-import { jsonObjectBody } from './common/json-object-body.js';
+import { JsonObjectBodyInterceptor } from './common/json-object-body.js';
 import { ServiceExpressAdapter } from './common/service-express.adapter.js';
+import { onlySwaggerUiFiles } from './common/swagger-ui-files.js';
+import { answerUnknownRoute } from './common/unknown-route.js';
 import type { AppConfig } from './config/app-config.js';
 import { createRootLogger, nestLoggerOnto } from './logging/root-logger.js';
-import { buildApiDocument } from './openapi/api-document.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
+import { buildApiDocument } from './openapi/api-document.js';
 
 /** Every route is under /api/cloud but the health checks and the metrics; the app and the OpenAPI writer share this. */
 export function setGlobalPrefix(app: INestApplication): void {
@@ -22,7 +23,7 @@ export function setGlobalPrefix(app: INestApplication): void {
 /** The app, initialised, as main.ts serves it and as the e2e suites test it: same module, same HTTP pipeline. */
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
   const logger = createRootLogger(config.logLevel);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new ServiceExpressAdapter(), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new ServiceExpressAdapter(config.requestBodyTimeoutMs), {
     bodyParser: false,
     logger: nestLoggerOnto(logger),
   });
@@ -32,8 +33,9 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.set('trust proxy', config.trustProxy);
   setGlobalPrefix(app);
   app.use(everyRequest(logger, app.get(ServiceMetrics)));
-  app.use(jsonObjectBody);
-  setUpOpenApi(app);
+  // After routing and the guards: a request without a route, a valid key or an allowance never has its body read.
+  app.useGlobalInterceptors(new JsonObjectBodyInterceptor(config.requestBodyTimeoutMs));
+  if (config.docsEnabled) setUpOpenApi(app);
   await app.init();
   app.use(answerUnknownRoute);
   answerUnparsableRequestsWithJson(app.getHttpServer() as Server);
@@ -41,11 +43,16 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
 }
 
 function setUpOpenApi(app: NestExpressApplication): void {
+  app.use('/docs', onlySwaggerUiFiles);
   SwaggerModule.setup('docs', app, buildApiDocument(app), { jsonDocumentUrl: 'docs-json', yamlDocumentUrl: 'docs-yaml' });
 }
 
-/** Stop accepting, let in-flight requests finish, then close the database and exit 0. */
-export function closeGracefullyOnSignals(app: NestExpressApplication): void {
+/**
+ * Stop accepting, let in-flight requests finish, then close the database and exit 0. Requests still
+ * running after `deadlineMs` (a client that never finishes sending, a stuck handler) have their
+ * connections closed, so that the process exits within its orchestrator's grace period.
+ */
+export function closeGracefullyOnSignals(app: NestExpressApplication, deadlineMs: number): void {
   const logger = new Logger('Shutdown');
   const server = app.getHttpServer() as Server;
   // server.close() refuses new connections but leaves open keep-alive ones serving: a client that
@@ -55,7 +62,12 @@ export function closeGracefullyOnSignals(app: NestExpressApplication): void {
   });
   const close = async (signal: NodeJS.Signals) => {
     logger.log(`${signal} received: finishing in-flight requests`);
+    const deadline = setTimeout(() => {
+      logger.warn(`Requests still in flight after ${deadlineMs / 1000} seconds: closing their connections`);
+      server.closeAllConnections();
+    }, deadlineMs);
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    clearTimeout(deadline);
     await app.close();
     process.exit(0);
   };

@@ -18,10 +18,10 @@ const logger = new Logger('Main');
 const config = loadConfig();
 try {
   const app = await createApp(config);
-  closeGracefullyOnSignals(app);
+  closeGracefullyOnSignals(app, config.shutdownTimeoutMs);
   await app.listen(config.port);
   const { port } = app.getHttpServer().address() as AddressInfo;
-  logger.log(`Listening on port ${port}; Swagger UI at /docs`);
+  logger.log(`Listening on port ${port}${config.docsEnabled ? '; Swagger UI at /docs' : ''}`);
 } catch (error) {
   logger.fatal(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);

@@ -1,9 +1,9 @@
-import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { apiKeyRecord } from '../api-keys/api-key-record.js';
 import { ApiKeyType } from '../api-keys/api-key-type.js';
 import { ApiKey } from '../api-keys/entities/api-key.entity.js';
-import { generateApiKeyValue } from '../auth/api-key-material.js';
+import { digestApiKey, generateApiKeyValue } from '../auth/api-key-material.js';
 import { AppConfig } from '../config/app-config.js';
 import { Organization } from '../workspaces/entities/organization.entity.js';
 import { Workspace } from '../workspaces/entities/workspace.entity.js';
@@ -25,6 +25,8 @@ interface BootstrapKey {
  */
 @Injectable()
 export class BootstrapService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Bootstrap');
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
@@ -33,6 +35,22 @@ export class BootstrapService implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     const keys = await this.ensureBootstrapped();
     if (keys !== null) printBootstrapKeys(keys);
+    else await this.warnOfIgnoredKeys();
+  }
+
+  /** A configured key that a database bootstrapped earlier does not hold is not used: say so, without its value. */
+  private async warnOfIgnoredKeys(): Promise<void> {
+    const configured = [
+      ['BOOTSTRAP_ORGANIZATION_KEY', this.config.bootstrapOrganizationKey],
+      ['BOOTSTRAP_PRIVATE_KEY', this.config.bootstrapPrivateKey],
+    ] as const;
+    for (const [variable, value] of configured) {
+      if (value === undefined || (await this.dataSource.getRepository(ApiKey).existsBy({ digest: digestApiKey(value) }))) continue;
+      this.logger.warn(
+        `${variable} is set but is not a key of this database, which was bootstrapped before (or the key was revoked): ` +
+          'it is ignored and does not authenticate; manage keys through /api/cloud/api-keys',
+      );
+    }
   }
 
   /** Returns the keys it made, or null when the database already had an organization. */

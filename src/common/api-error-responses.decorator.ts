@@ -9,6 +9,7 @@ const WHEN: Record<number, string> = {
   401: 'The API key is invalid or missing',
   403: 'The API key is valid but of a kind this operation does not accept',
   404: 'No such resource in the caller’s workspace',
+  408: 'The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS',
   409: 'The request conflicts with stored state',
   413: `The body is larger than ${BODY_LIMIT}`,
   415: 'The body was sent with a content type other than application/json',
@@ -22,10 +23,10 @@ const WHEN: Record<number, string> = {
 
 /**
  * What any route can answer, whatever it does: the request line and headers are checked by the
- * HTTP parser (too large), a body before routing (malformed JSON, too large, not JSON), and the
- * server's own failures.
+ * HTTP parser (too large, too slow), a body after the guards (malformed JSON, too large, not JSON,
+ * too slow), and the server's own failures.
  */
-const ANY_ROUTE = [400, 413, 415, 431, 500, 503];
+const ANY_ROUTE = [400, 408, 413, 415, 431, 500, 503];
 /** What the guards answer on every route behind them: no valid key, a key of the wrong kind, or too many requests with the key. */
 const GUARDED_ROUTE = [401, 403, 429];
 

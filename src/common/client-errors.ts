@@ -1,6 +1,9 @@
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+
+/** Node's socket of a server connection, with the response it is writing (Node's own name for it). */
+type ConnectionSocket = Duplex & { _httpMessage?: ServerResponse | null };
 
 /** The statuses Node itself gives to requests it cannot parse; anything else unparsable is a 400. */
 const STATUS_BY_PARSER_ERROR: Record<string, number> = {
@@ -20,8 +23,10 @@ const MESSAGE_BY_STATUS: Record<number, string> = {
  * before Express sees it, with an empty body; this gives that answer the API's `{error, message}` body.
  */
 export function answerUnparsableRequestsWithJson(server: Server): void {
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (error.code === 'ECONNRESET' || !socket.writable) {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: ConnectionSocket) => {
+    // As Node's own handler: once a response has begun on this connection (a pipelined request
+    // failed to parse behind it, a keep-alive one timed out), an answer would be written into it.
+    if (error.code === 'ECONNRESET' || !socket.writable || socket._httpMessage?.headersSent === true) {
       socket.destroy();
       return;
     }

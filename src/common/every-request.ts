@@ -4,13 +4,15 @@ import type { Logger } from 'pino';
 import { logRequest } from '../logging/request-logging.js';
 import { UNMATCHED_ROUTE } from '../metrics/request-tallies.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
+import { limitUnreadBody } from './http-deadlines.js';
 import { assignRequestId } from './request-id.js';
 import { setSecurityHeaders } from './security-headers.js';
 
 /**
  * Mounted first, so that requests refused before routing get it too: the request's id and the
- * security headers, then, once the response is done, its log line and its metrics. One middleware
- * and one listener for all of it: each is paid on every request.
+ * security headers, then, once the response is done, its log line and its metrics, and a bound on
+ * the body it may have left unread. One middleware and one listener for all of it: each is paid on
+ * every request.
  */
 export function everyRequest(logger: Logger, metrics: ServiceMetrics) {
   return (request: Request, response: Response, next: NextFunction): void => {
@@ -23,6 +25,7 @@ export function everyRequest(logger: Logger, metrics: ServiceMetrics) {
       const route = (request.route as { path?: string } | undefined)?.path;
       if (response.writableFinished) metrics.recordRequest(request.method, route ?? UNMATCHED_ROUTE, response.statusCode, durationMs / 1000);
       logRequest(logger, request, response, route, Math.round(durationMs));
+      limitUnreadBody(request);
     });
     next();
   };

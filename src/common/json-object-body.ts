@@ -1,28 +1,106 @@
-import { BadRequestException, UnsupportedMediaTypeException } from '@nestjs/common';
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import {
+  BadRequestException,
+  type CallHandler,
+  type ExecutionContext,
+  HttpException,
+  HttpStatus,
+  type NestInterceptor,
+  UnsupportedMediaTypeException,
+} from '@nestjs/common';
+import express, { type Request, type Response } from 'express';
+import type { Observable } from 'rxjs';
 import { BODY_LIMIT } from './body-limit.js';
-import { pathOfNul, refuseUnpairedSurrogates } from './well-formed-json.js';
+import {
+  holdsUnpairedSurrogate,
+  mayHoldNul,
+  mayHoldUnpairedSurrogate,
+  nestsDeeperThan,
+  pathOfNul,
+  UNPAIRED_SURROGATE_MESSAGE,
+} from './well-formed-json.js';
 
-const parseJson = express.json({ limit: BODY_LIMIT, reviver: refuseUnpairedSurrogates });
+/** Far beyond any body of the API (a task's schedule nests 4 levels); deeper ones are refused before parsing. */
+export const MAX_BODY_NESTING = 64;
+
+/** What the raw bytes tell of a body, between the parser's verify and its result: which costlier checks the parsed value needs. */
+interface RawFindings {
+  tooDeep: boolean;
+  surrogateEscape: boolean;
+  nulEscape: boolean;
+}
+const RAW_FINDINGS = new WeakMap<Request, RawFindings>();
+
+const parseJson = express.json({
+  limit: BODY_LIMIT,
+  verify: (request, _response, raw) => {
+    RAW_FINDINGS.set(request as Request, {
+      tooDeep: nestsDeeperThan(raw, MAX_BODY_NESTING),
+      surrogateEscape: mayHoldUnpairedSurrogate(raw),
+      nulEscape: mayHoldNul(raw),
+    });
+  },
+});
+
+/** JSON is UTF-8 (RFC 8259); a charset parameter may say so, and nothing else. */
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 
 /**
- * A request body is JSON or nothing, and JSON is an object: anything else is refused before it
- * reaches a handler. A request without a body (every GET) passes straight on, with no parser run.
+ * A request body is JSON or nothing, and JSON is an object. Read here, as the last step before the
+ * handler's pipes, so that a request refused before (no route, no valid key, rate limit, wrong key
+ * kind) never has its body read or parsed; and read within a deadline, else 408. A request without
+ * a body (every GET) passes straight on.
  */
-export const jsonObjectBody: RequestHandler = (request: Request, response: Response, next: NextFunction): void => {
-  const hasBody = Number(request.header('content-length') ?? 0) > 0 || request.header('transfer-encoding') !== undefined;
-  if (!hasBody) return next();
-  if (!request.is('application/json')) {
-    return next(new UnsupportedMediaTypeException(`Request bodies must be sent as application/json, not ${request.header('content-type') ?? 'without a content type'}`));
-  }
-  parseJson(request, response, (error?: unknown) => {
-    if (error !== undefined) next(error);
-    else if (Array.isArray(request.body)) next(new BadRequestException('The request body must be a JSON object, not an array'));
-    else next(nulProblem(request.body));
-  });
-};
+export class JsonObjectBodyInterceptor implements NestInterceptor {
+  constructor(private readonly bodyTimeoutMs: number) {}
 
-function nulProblem(body: unknown): BadRequestException | undefined {
-  const path = pathOfNul(body);
-  return path === undefined ? undefined : new BadRequestException(`${path} must not contain NUL characters`);
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    const request = context.switchToHttp().getRequest<Request>();
+    if (hasBody(request)) await this.readBody(request, context.switchToHttp().getResponse<Response>());
+    return next.handle();
+  }
+
+  private async readBody(request: Request, response: Response): Promise<void> {
+    if (!request.is('application/json')) {
+      throw new UnsupportedMediaTypeException(
+        `Request bodies must be sent as application/json, not ${request.header('content-type') ?? 'without a content type'}`,
+      );
+    }
+    const charset = CHARSET.exec(request.header('content-type') ?? '')?.[1].toLowerCase();
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+      throw new UnsupportedMediaTypeException(`JSON bodies are UTF-8; the charset "${charset}" is not accepted`);
+    }
+    await this.parseWithinDeadline(request, response);
+    const findings = RAW_FINDINGS.get(request);
+    if (findings?.tooDeep) throw new BadRequestException(`The request body nests objects and arrays deeper than ${MAX_BODY_NESTING} levels`);
+    if (findings?.surrogateEscape && holdsUnpairedSurrogate(request.body)) {
+      throw new BadRequestException(`Malformed JSON body: ${UNPAIRED_SURROGATE_MESSAGE}`);
+    }
+    if (Array.isArray(request.body)) throw new BadRequestException('The request body must be a JSON object, not an array');
+    const nulAt = findings?.nulEscape ? pathOfNul(request.body) : undefined;
+    if (nulAt !== undefined) throw new BadRequestException(`${nulAt} must not contain NUL characters`);
+  }
+
+  private parseWithinDeadline(request: Request, response: Response): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const deadline = setTimeout(() => {
+        reject(new HttpException(`The request body did not arrive within ${this.bodyTimeoutMs / 1000} s`, HttpStatus.REQUEST_TIMEOUT));
+      }, this.bodyTimeoutMs);
+      parseJson(request, response, (error?: unknown) => {
+        clearTimeout(deadline);
+        if (error === undefined) resolve();
+        else reject(asHttpException(error));
+      });
+    });
+  }
+}
+
+function hasBody(request: Request): boolean {
+  return Number(request.header('content-length') ?? 0) > 0 || request.header('transfer-encoding') !== undefined;
+}
+
+/** body-parser's errors carry their status; the exception filter words them from their `type`. */
+function asHttpException(error: unknown): HttpException {
+  const { status, message } = error as { status?: unknown; message?: unknown };
+  const code = typeof status === 'number' && status >= 400 && status < 500 ? status : HttpStatus.BAD_REQUEST;
+  return new HttpException(typeof message === 'string' ? message : 'The request body could not be read', code, { cause: error });
 }

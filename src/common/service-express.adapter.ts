@@ -1,7 +1,9 @@
 import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Express, Response } from 'express';
-import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, IncomingMessage, type Server, ServerResponse } from 'node:http';
+import { deadlineOptions } from './http-deadlines.js';
+import { routeByPathAndQuery } from './request-target.js';
 
 /**
  * Nest's Express adapter, with two costs of Express taken off every request.
@@ -14,14 +16,26 @@ import { createServer, IncomingMessage, ServerResponse } from 'node:http';
  *   re-read and re-parse the headers it has just set, check freshness against an ETag this API
  *   never sends, and copy every body over 1 kB into a Buffer first. Anything else (strings,
  *   streams, errors) goes through Nest's own reply.
+ *
+ * Its server also bounds the time a request may take to arrive (http-deadlines.ts) and routes
+ * absolute-form targets by their path and query alone (request-target.ts).
  */
 export class ServiceExpressAdapter extends ExpressAdapter {
+  constructor(private readonly bodyTimeoutMs: number) {
+    super();
+  }
+
   override initHttpServer(options: NestApplicationOptions): void {
     if (options.httpsOptions !== undefined || options.forceCloseConnections || options.return503OnClosing) {
-      return super.initHttpServer(options);
+      super.initHttpServer(options);
+    } else {
+      const app = this.getInstance<Express>();
+      this.httpServer = createServer(
+        { IncomingMessage: requestClassOf(app), ServerResponse: responseClassOf(app), ...deadlineOptions(this.bodyTimeoutMs) },
+        app,
+      );
     }
-    const app = this.getInstance<Express>();
-    this.httpServer = createServer({ IncomingMessage: requestClassOf(app), ServerResponse: responseClassOf(app) }, app);
+    (this.httpServer as Server).prependListener('request', routeByPathAndQuery);
   }
 
   override reply(response: Response, body: unknown, statusCode?: number): unknown {

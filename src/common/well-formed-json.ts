@@ -2,14 +2,78 @@
 const UNPAIRED_SURROGATE = /\p{Surrogate}/u;
 
 /**
- * A JSON.parse reviver that refuses strings (and keys) holding an unpaired surrogate: PostgreSQL
- * refuses them in jsonb, and text columns would silently store U+FFFD instead.
+ * Where JSON text (UTF-8, so with no raw surrogate) could hold one: an escape `\ud800`-`\udfff`.
+ * A hit is no proof (`\\ud800` is a backslash and letters); it only makes the parsed value checked.
  */
-export function refuseUnpairedSurrogates(key: string, value: unknown): unknown {
-  if (UNPAIRED_SURROGATE.test(key) || (typeof value === 'string' && UNPAIRED_SURROGATE.test(value))) {
-    throw new SyntaxError('a string holds an unpaired UTF-16 surrogate (such as \\ud800), which is not Unicode text');
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+export const UNPAIRED_SURROGATE_MESSAGE = 'a string holds an unpaired UTF-16 surrogate (such as \\ud800), which is not Unicode text';
+
+/** Cheap, on the raw UTF-8 bytes: false when no string of the parsed JSON can hold a lone surrogate. */
+export function mayHoldUnpairedSurrogate(raw: Buffer): boolean {
+  return raw.includes('\\u') && SURROGATE_ESCAPE.test(raw.toString('latin1'));
+}
+
+/**
+ * Whether a parsed JSON value holds a string (or key) with an unpaired surrogate: PostgreSQL refuses
+ * them in jsonb, and text columns would silently store U+FFFD instead. Iterative: a body may nest deeply.
+ */
+export function holdsUnpairedSurrogate(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === 'string') {
+      if (UNPAIRED_SURROGATE.test(next)) return true;
+    } else if (Array.isArray(next)) {
+      for (const item of next) pending.push(item);
+    } else if (next !== null && typeof next === 'object') {
+      for (const [key, member] of Object.entries(next)) {
+        if (UNPAIRED_SURROGATE.test(key)) return true;
+        pending.push(member);
+      }
+    }
   }
-  return value;
+  return false;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPENERS = new Set([0x5b, 0x7b]);
+const CLOSERS = new Set([0x5d, 0x7d]);
+
+/**
+ * Whether JSON text nests objects and arrays deeper than `limit`, read from its raw bytes before it
+ * is parsed: the mappers and validators after the parser recurse, and would overflow the stack on
+ * a deep enough body. Strings are skipped with a native search for their closing quote.
+ */
+export function nestsDeeperThan(raw: Buffer, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const byte = raw[i];
+    if (byte === QUOTE) {
+      i = closingQuote(raw, i);
+    } else if (OPENERS.has(byte)) {
+      if (++depth > limit) return true;
+    } else if (CLOSERS.has(byte)) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** The index of the quote closing the string opened at `opening` (or the end, for text that is not JSON). */
+function closingQuote(raw: Buffer, opening: number): number {
+  for (let quote = raw.indexOf(QUOTE, opening + 1); quote !== -1; quote = raw.indexOf(QUOTE, quote + 1)) {
+    let backslashes = 0;
+    while (raw[quote - 1 - backslashes] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+  }
+  return raw.length;
+}
+
+/** Cheap, on the raw bytes: JSON text can put NUL in a string only as the escape `\u0000`. */
+export function mayHoldNul(raw: Buffer): boolean {
+  return raw.includes('\\u0000');
 }
 
 /**

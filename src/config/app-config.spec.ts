@@ -3,6 +3,8 @@ import { AppConfig, ConfigError } from './app-config.js';
 
 const HEX_KEY = '0123456789abcdef'.repeat(4);
 const BASE64_KEY = Buffer.alloc(32, 7).toString('base64');
+const ORGANIZATION_KEY = 'ok_fL3q9Xv-T2mZr8KwYb5NcJ0hGd7sPaE4uQiV6oRt1yW';
+const PRIVATE_KEY = 'sk_Z9pQ2wE7rT4yU1iO6aS3dF8gH5jK0lX-cV_bN2mQ7wE';
 
 describe('AppConfig.fromEnvironment', () => {
   it('has working defaults for an empty environment', () => {
@@ -26,6 +28,10 @@ describe('AppConfig.fromEnvironment', () => {
       rateLimitRedisPrefix: 'amc:rl',
       trustProxy: false,
       metricsPort: undefined,
+      metricsHost: '127.0.0.1',
+      docsEnabled: true,
+      requestBodyTimeoutMs: 20_000,
+      shutdownTimeoutMs: 20_000,
     });
   });
 
@@ -36,8 +42,8 @@ describe('AppConfig.fromEnvironment', () => {
       DATABASE_LISTEN_URL: 'postgresql://app:secret@db-direct:5432/app',
       DATA_DIR: '/var/lib/amc',
       LOG_LEVEL: 'DEBUG',
-      BOOTSTRAP_ORGANIZATION_KEY: `ok_${'a'.repeat(32)}`,
-      BOOTSTRAP_PRIVATE_KEY: `sk_${'b'.repeat(32)}`,
+      BOOTSTRAP_ORGANIZATION_KEY: ORGANIZATION_KEY,
+      BOOTSTRAP_PRIVATE_KEY: PRIVATE_KEY,
       API_KEY_CACHE_SECONDS: '0',
       ENCRYPTION_KEY: HEX_KEY,
       ENCRYPTION_KEY_PREVIOUS: `${BASE64_KEY}, ${'A'.repeat(43)}`,
@@ -50,6 +56,10 @@ describe('AppConfig.fromEnvironment', () => {
       REDIS_URL: 'rediss://:secret@cache:6380/2',
       RATE_LIMIT_REDIS_PREFIX: 'amc:staging',
       TRUST_PROXY: '10.0.0.0/8, 192.168.1.7 ,fd00::/8,loopback',
+      METRICS_HOST: '0.0.0.0',
+      DOCS_ENABLED: 'FALSE',
+      REQUEST_BODY_TIMEOUT_SECONDS: '5',
+      SHUTDOWN_TIMEOUT_SECONDS: '25',
     });
     expect({ ...config }).toEqual({
       port: 8080,
@@ -57,8 +67,8 @@ describe('AppConfig.fromEnvironment', () => {
       databaseListenUrl: 'postgresql://app:secret@db-direct:5432/app',
       dataDir: '/var/lib/amc',
       logLevel: 'debug',
-      bootstrapOrganizationKey: `ok_${'a'.repeat(32)}`,
-      bootstrapPrivateKey: `sk_${'b'.repeat(32)}`,
+      bootstrapOrganizationKey: ORGANIZATION_KEY,
+      bootstrapPrivateKey: PRIVATE_KEY,
       apiKeyCacheTtlMs: 0,
       encryptionKey: Buffer.from(HEX_KEY, 'hex'),
       previousEncryptionKeys: [Buffer.from(BASE64_KEY, 'base64'), Buffer.alloc(32)],
@@ -71,6 +81,10 @@ describe('AppConfig.fromEnvironment', () => {
       redisUrl: 'rediss://:secret@cache:6380/2',
       rateLimitRedisPrefix: 'amc:staging',
       trustProxy: ['10.0.0.0/8', '192.168.1.7', 'fd00::/8', 'loopback'],
+      metricsHost: '0.0.0.0',
+      docsEnabled: false,
+      requestBodyTimeoutMs: 5_000,
+      shutdownTimeoutMs: 25_000,
     });
   });
 
@@ -109,6 +123,11 @@ describe('AppConfig.fromEnvironment', () => {
     [{ TRUST_PROXY: '::1/129' }, /^TRUST_PROXY /],
     [{ TRUST_PROXY: '101' }, /^TRUST_PROXY /],
     [{ METRICS_PORT: '3000' }, /^METRICS_PORT must differ from PORT \(3000\)/],
+    [{ METRICS_HOST: 'every interface' }, /^METRICS_HOST must be an IP address or a host name/],
+    [{ METRICS_HOST: '-host' }, /^METRICS_HOST /],
+    [{ DOCS_ENABLED: 'yes' }, /^DOCS_ENABLED must be true or false/],
+    [{ REQUEST_BODY_TIMEOUT_SECONDS: '0' }, /^REQUEST_BODY_TIMEOUT_SECONDS must be an integer from 1 to 300/],
+    [{ SHUTDOWN_TIMEOUT_SECONDS: '301' }, /^SHUTDOWN_TIMEOUT_SECONDS must be an integer from 1 to 300/],
   ])('stops on %j with a message naming the variable', (env, message) => {
     expect(() => AppConfig.fromEnvironment(env)).toThrow(ConfigError);
     expect(() => AppConfig.fromEnvironment(env)).toThrow(message);
@@ -140,6 +159,28 @@ describe('AppConfig.fromEnvironment', () => {
     const error = captureError(() => AppConfig.fromEnvironment({ REDIS_URL: 'http://user:hunter2@cache' }));
     expect(error.message).toMatch(/^REDIS_URL /);
     expect(error.message).not.toContain('hunter2');
+  });
+
+  it.each([
+    ['one character repeated', `sk_${'a'.repeat(36)}`],
+    ['a readable prefix padded with one character', 'sk_test0private0key0aaaaaaaaaaaaaaaaaaaaaaaaaa'],
+    ['a short pattern repeated', `sk_${'abcd'.repeat(9)}`],
+    ['two characters alternating', `sk_${'ab'.repeat(18)}`],
+  ])('refuses a configured key with little entropy (%s), without quoting it', (_, weak) => {
+    for (const variable of ['BOOTSTRAP_PRIVATE_KEY', 'BOOTSTRAP_ORGANIZATION_KEY']) {
+      const value = variable === 'BOOTSTRAP_PRIVATE_KEY' ? weak : `ok_${weak.slice(3)}`;
+      const error = captureError(() => AppConfig.fromEnvironment({ [variable]: value }));
+      expect(error).toBeInstanceOf(ConfigError);
+      expect(error.message).toMatch(new RegExp(`^${variable} is too predictable: .* at least 96 bits`));
+      expect(error.message).not.toContain(value.slice(3));
+    }
+  });
+
+  it.each([
+    ['a generated key', 'sk_' + 'x7Qp2Lw9Zr4Tb8Nc1Vd6Kf3Hj0Gm5Ys-Ua_Ie'],
+    ['64 hex digits', `sk_${'3f9a1c7e5b2d8064'.split('').reverse().join('')}${'c41e9b07d2a65f38'}${'8e2f4a6c0b1d3957'}${'a0c2e4f61b3d5978'}`],
+  ])('accepts a configured key of random characters: %s', (_, strong) => {
+    expect(AppConfig.fromEnvironment({ BOOTSTRAP_PRIVATE_KEY: strong }).bootstrapPrivateKey).toBe(strong);
   });
 
   it('treats an empty variable as unset', () => {

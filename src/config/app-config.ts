@@ -43,6 +43,14 @@ export class AppConfig {
   readonly trustProxy: TrustProxy;
   /** A separate port serving only GET /metrics; undefined serves /metrics on `port`. */
   readonly metricsPort: number | undefined;
+  /** The interface METRICS_PORT listens on. */
+  readonly metricsHost: string;
+  /** Swagger UI at /docs and the OpenAPI document at /docs-json and /docs-yaml; off, they answer 404. */
+  readonly docsEnabled: boolean;
+  /** How long a request body may take to arrive once the service starts reading it; then 408. */
+  readonly requestBodyTimeoutMs: number;
+  /** After SIGTERM, how long in-flight requests may take before their connections are closed. */
+  readonly shutdownTimeoutMs: number;
 
   private constructor(values: AppConfig) {
     Object.assign(this, values);
@@ -76,6 +84,10 @@ export class AppConfig {
       rateLimitRedisPrefix: redisPrefix(env.RATE_LIMIT_REDIS_PREFIX),
       trustProxy: trustProxy(env.TRUST_PROXY),
       metricsPort: metricsPort(env.METRICS_PORT, mainPort),
+      metricsHost: metricsHost(env.METRICS_HOST),
+      docsEnabled: flag(env, 'DOCS_ENABLED', true),
+      requestBodyTimeoutMs: boundedInteger(env, 'REQUEST_BODY_TIMEOUT_SECONDS', 20, 1, MAX_REQUEST_BODY_TIMEOUT_SECONDS) * 1000,
+      shutdownTimeoutMs: boundedInteger(env, 'SHUTDOWN_TIMEOUT_SECONDS', 20, 1, MAX_SHUTDOWN_TIMEOUT_SECONDS) * 1000,
     });
   }
 }
@@ -105,6 +117,23 @@ function metricsPort(raw: string | undefined, mainPort: number): number | undefi
     throw new ConfigError(`METRICS_PORT must differ from PORT (${mainPort}); leave it unset to serve /metrics on PORT`);
   }
   return parsed;
+}
+
+const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$/;
+
+function metricsHost(raw: string | undefined): string {
+  const value = present(raw) ?? '127.0.0.1';
+  if (isIP(value) === 0 && !HOST_NAME.test(value)) {
+    throw new ConfigError(`METRICS_HOST must be an IP address or a host name (0.0.0.0 for every interface), got "${value}"`);
+  }
+  return value;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const value = present(env[name])?.toLowerCase();
+  if (value === undefined) return fallback;
+  if (value !== 'true' && value !== 'false') throw new ConfigError(`${name} must be true or false, got "${value}"`);
+  return value === 'true';
 }
 
 /**
@@ -192,6 +221,8 @@ const MAX_API_KEY_CACHE_SECONDS = 300;
 const MAX_DATABASE_POOL_SIZE = 1000;
 const MAX_RATE_LIMIT_REQUESTS = 1_000_000;
 const MAX_RATE_LIMIT_WINDOW_SECONDS = 3600;
+const MAX_REQUEST_BODY_TIMEOUT_SECONDS = 300;
+const MAX_SHUTDOWN_TIMEOUT_SECONDS = 300;
 
 function boundedInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const value = present(env[name]);
@@ -202,15 +233,42 @@ function boundedInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, 
   return Number(value);
 }
 
+/**
+ * What a configured key's characters (after the prefix) must carry: random ones (a generated key's 43
+ * base64url characters estimate at about 200 bits; 64 hex digits at about 240) pass by far, a value
+ * padded with one character (`sk_` + 36 × `a`: 0 bits) or a readable phrase does not.
+ */
+export const KEY_STRENGTH = { minEntropyBits: 96, maxShareOfOneCharacter: 0.25 } as const;
+
 function bootstrapKey(env: NodeJS.ProcessEnv, name: string, prefix: string): string | undefined {
   const value = present(env[name]);
   if (value === undefined) return undefined;
-  if (!value.startsWith(prefix) || !BOOTSTRAP_KEY_SHAPE.test(value.slice(prefix.length))) {
+  const secret = value.slice(prefix.length);
+  if (!value.startsWith(prefix) || !BOOTSTRAP_KEY_SHAPE.test(secret)) {
     throw new ConfigError(
       `${name} must be "${prefix}" followed by 32 to 128 characters from A-Z, a-z, 0-9, "_" and "-"`,
     );
   }
+  if (!strongEnough(secret)) {
+    throw new ConfigError(
+      `${name} is too predictable: the characters after "${prefix}" must carry at least ${KEY_STRENGTH.minEntropyBits} bits ` +
+        `(their length times the Shannon entropy of their character frequencies) and no character may make up more than a quarter ` +
+        `of them; use random ones, e.g. "${prefix}$(openssl rand -hex 32)"`,
+    );
+  }
   return value;
+}
+
+/** Length × the Shannon entropy of the character frequencies, and no character repeated past its share. */
+function strongEnough(secret: string): boolean {
+  const counts = new Map<string, number>();
+  for (const character of secret) counts.set(character, (counts.get(character) ?? 0) + 1);
+  let bitsPerCharacter = 0;
+  for (const count of counts.values()) {
+    if (count > secret.length * KEY_STRENGTH.maxShareOfOneCharacter) return false;
+    bitsPerCharacter -= (count / secret.length) * Math.log2(count / secret.length);
+  }
+  return bitsPerCharacter * secret.length >= KEY_STRENGTH.minEntropyBits;
 }
 
 const HEX_KEY = /^[0-9a-fA-F]{64}$/;

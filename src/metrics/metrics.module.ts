@@ -9,7 +9,7 @@ import { MetricsController } from './metrics.controller.js';
 import { MetricsServer } from './metrics-server.js';
 import { ServiceMetrics } from './service-metrics.js';
 
-/** Prometheus metrics at GET /metrics: on the API's port, or alone on METRICS_PORT when that is set. */
+/** Prometheus metrics at GET /metrics: on the API's port, or alone on METRICS_HOST:METRICS_PORT when that port is set. */
 @Module({})
 export class MetricsModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -19,14 +19,14 @@ export class MetricsModule {
       useFactory: (dataSource: DataSource, revocations: KeyRevocations, rateLimits: RateLimitStore) =>
         new ServiceMetrics(dataSource, revocations, rateLimits),
     };
-    const { metricsPort } = config;
+    const { metricsPort, metricsHost } = config;
     if (metricsPort === undefined) {
       return { module: MetricsModule, imports: [AuthModule], controllers: [MetricsController], providers: [metrics], exports: [ServiceMetrics] };
     }
     const server: Provider = {
       provide: MetricsServer,
       inject: [ServiceMetrics],
-      useFactory: (serviceMetrics: ServiceMetrics) => new MetricsServer(serviceMetrics, metricsPort),
+      useFactory: (serviceMetrics: ServiceMetrics) => new MetricsServer(serviceMetrics, metricsPort, metricsHost),
     };
     return { module: MetricsModule, imports: [AuthModule], providers: [metrics, server], exports: [ServiceMetrics] };
   }

@@ -138,7 +138,7 @@ describe('The built service: logs and Swagger UI in a browser', () => {
     for (const marker of ['header-marker', 'body-marker', 'query-marker']) expect(service.output).not.toContain(marker);
   });
 
-  it('logs requests refused before routing (415), with no route', async () => {
+  it('logs requests refused for their content type (415), with their route: bodies are read after routing', async () => {
     const refused = await fetch(url(ASSISTANTS), {
       method: 'POST',
       headers: { ...bearer(PRIVATE_KEY), 'Content-Type': 'text/plain', 'X-Request-Id': 'log-test-415' },
@@ -146,8 +146,7 @@ describe('The built service: logs and Swagger UI in a browser', () => {
     });
     expect(refused.status).toBe(415);
     const [line] = await loggedFor(service, 'log-test-415');
-    expect(line).toMatchObject({ method: 'POST', path: ASSISTANTS, status: 415 });
-    expect(line).not.toHaveProperty('route');
+    expect(line).toMatchObject({ method: 'POST', route: ASSISTANTS, path: ASSISTANTS, status: 415 });
     expect(service.output).not.toContain('plain-marker');
   });
 

@@ -3,7 +3,7 @@ import { apiKeyRecord } from '../../src/api-keys/api-key-record.js';
 import { ApiKeyType } from '../../src/api-keys/api-key-type.js';
 import type { TestApp } from './test-app.js';
 
-export const OTHER_ORGANIZATION_KEY = 'ok_test0other0organization0aaaaaaaaaaaaaaaaaaa';
+export const OTHER_ORGANIZATION_KEY = 'ok_test0other0organization09lmoY8w0PQWPrdiIfejv6rGs';
 
 /** Another organization with its own ORGANIZATION key; only bootstrap makes organizations, so it is seeded in SQL. */
 export async function seedSecondOrganization(t: TestApp): Promise<{ organizationId: string }> {

@@ -10,8 +10,8 @@ import { ApiKeyVerifier } from '../../src/auth/api-key-verifier.js';
 import { BootstrapService } from '../../src/bootstrap/bootstrap.service.js';
 import { AppConfig } from '../../src/config/app-config.js';
 
-export const ORGANIZATION_KEY = 'ok_test0organization0key0aaaaaaaaaaaaaaaaaaaa';
-export const PRIVATE_KEY = 'sk_test0private0key0aaaaaaaaaaaaaaaaaaaaaaaaaa';
+export const ORGANIZATION_KEY = 'ok_test0organization0key0BcxM3rHah_nElQHbPabRHGN-';
+export const PRIVATE_KEY = 'sk_test0private0key0ESrN9Eq4YxezhjRs7tqNkBtx';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
