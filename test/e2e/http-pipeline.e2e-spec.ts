@@ -117,7 +117,7 @@ describe('HTTP pipeline', () => {
       expect(create.responses[status].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorResponseDto');
     }
     expect(create.security).toEqual([{ bearer: [] }]);
-    expect(document.components.schemas.CreateApiKeyDto.properties.type.enum).toEqual(['PUBLIC', 'PRIVATE']);
+    expect(document.components.schemas.CreateApiKeyDto.properties.type.enum).toEqual(['PUBLIC', 'PRIVATE', 'ORGANIZATION']);
     expect(document.components.schemas.ApiKeyEnvelopeDto.required).toEqual(['apiKey']);
     expect(document.components.schemas.ErrorResponseDto.required).toEqual(['error', 'message']);
   });
