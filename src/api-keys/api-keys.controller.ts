@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AcceptsKeys, CurrentPrincipal, CurrentWorkspace } from '../auth/auth.decorators.js';
 import type { Principal } from '../auth/principal.js';
 import { ApiErrorResponses } from '../common/api-error-responses.decorator.js';
@@ -11,7 +11,7 @@ import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { ApiKeyType } from './api-key-type.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { ApiKeyEnvelopeDto, ApiKeyListDto, ApiKeyResponseDto } from './dto/api-key-response.dto.js';
-import { CreateApiKeyDto } from './dto/create-api-key.dto.js';
+import { CREATE_API_KEY_EXAMPLES, CREATE_API_KEY_REQUEST, CreateApiKeyDto } from './dto/create-api-key.dto.js';
 import { UpdateApiKeyDto } from './dto/update-api-key.dto.js';
 
 const apiKeyId = new ResourceIdPipe('API key');
@@ -26,12 +26,14 @@ export class ApiKeysController {
   @Idempotent()
   @AcceptsKeys(ApiKeyType.PRIVATE, ApiKeyType.ORGANIZATION)
   @ApiOperation({
+    operationId: 'createApiKey',
     summary: 'Create an API key',
     description:
       'With a private key: creates a PUBLIC key in the caller’s workspace (send only `name`). ' +
       'With an organization key: creates a key of `type` in the workspace `workspaceId` of the organization. ' +
       'The response carries the generated `value`; a PRIVATE key’s value is shown only here.',
   })
+  @ApiBody({ schema: CREATE_API_KEY_REQUEST, examples: CREATE_API_KEY_EXAMPLES })
   @ApiCreatedResponse({ description: 'The new key, with its value', type: ApiKeyEnvelopeDto })
   @ApiErrorResponses(400, 403, 413, 415)
   async create(@CurrentPrincipal() caller: Principal, @Body() dto: CreateApiKeyDto): Promise<ApiKeyEnvelopeDto> {
@@ -40,7 +42,7 @@ export class ApiKeysController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List the API keys of the workspace', description: 'PUBLIC and PRIVATE keys; `value` only for PUBLIC keys.' })
+  @ApiOperation({ operationId: 'listApiKeys', summary: 'List the API keys of the workspace', description: 'PUBLIC and PRIVATE keys; `value` only for PUBLIC keys.' })
   @ApiPageResponse({ description: 'The keys', type: ApiKeyListDto })
   @ApiErrorResponses(400, 403)
   async list(
@@ -54,7 +56,7 @@ export class ApiKeysController {
   }
 
   @Patch(':apiKeyId')
-  @ApiOperation({ summary: 'Rename an API key' })
+  @ApiOperation({ operationId: 'renameApiKey', summary: 'Rename an API key' })
   @ApiParam({ name: 'apiKeyId', format: 'uuid' })
   @ApiOkResponse({ description: 'The renamed key', type: ApiKeyEnvelopeDto })
   @ApiErrorResponses(400, 403, 404, 413, 415)
@@ -67,7 +69,7 @@ export class ApiKeysController {
   }
 
   @Delete(':apiKeyId')
-  @ApiOperation({ summary: 'Revoke an API key', description: 'Deletes the key; it stops authenticating at once.' })
+  @ApiOperation({ operationId: 'revokeApiKey', summary: 'Revoke an API key', description: 'Deletes the key; it stops authenticating at once.' })
   @ApiParam({ name: 'apiKeyId', format: 'uuid' })
   @ApiOkResponse({ description: 'The revoked key', type: ApiKeyEnvelopeDto })
   @ApiErrorResponses(403, 404)

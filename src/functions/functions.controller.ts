@@ -24,7 +24,7 @@ export class FunctionsController {
 
   @Post()
   @Idempotent()
-  @ApiOperation({ summary: 'Create a function' })
+  @ApiOperation({ operationId: 'createFunction', summary: 'Create a function' })
   @ApiCreatedResponse({ description: 'The new function', type: FunctionEnvelopeDto })
   @ApiErrorResponses(400, 403, 404, 413, 415)
   async create(
@@ -36,7 +36,7 @@ export class FunctionsController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List the functions of an assistant' })
+  @ApiOperation({ operationId: 'listFunctions', summary: 'List the functions of an assistant' })
   @ApiPageResponse({ description: 'The functions', type: FunctionListDto })
   @ApiErrorResponses(400, 403, 404)
   async list(
@@ -51,7 +51,7 @@ export class FunctionsController {
   }
 
   @Get(':functionId')
-  @ApiOperation({ summary: 'Get a function' })
+  @ApiOperation({ operationId: 'getFunction', summary: 'Get a function' })
   @ApiParam({ name: 'functionId', format: 'uuid' })
   @ApiOkResponse({ description: 'The function', type: FunctionEnvelopeDto })
   @ApiErrorResponses(403, 404)
@@ -65,6 +65,7 @@ export class FunctionsController {
 
   @Patch(':functionId')
   @ApiOperation({
+    operationId: 'updateFunction',
     summary: 'Update a function',
     description: 'A partial update: any field left out, including any field of `handler.requestHandler`, keeps its stored value.',
   })
@@ -81,7 +82,7 @@ export class FunctionsController {
   }
 
   @Delete(':functionId')
-  @ApiOperation({ summary: 'Delete a function' })
+  @ApiOperation({ operationId: 'deleteFunction', summary: 'Delete a function' })
   @ApiParam({ name: 'functionId', format: 'uuid' })
   @ApiOkResponse({ description: 'The deleted function', type: FunctionEnvelopeDto })
   @ApiErrorResponses(403, 404)

@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiSchema, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PublicRoute } from '../auth/auth.decorators.js';
@@ -8,6 +8,7 @@ import { UnavailableError } from '../common/errors.js';
 
 const DATABASE_CHECK_TIMEOUT_MS = 2000;
 
+@ApiSchema({ name: 'Health' })
 class HealthDto {
   @ApiProperty({ enum: ['ok'] })
   status: 'ok';
@@ -20,7 +21,7 @@ export class HealthController {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   @Get()
-  @ApiOperation({ summary: 'Liveness and readiness: 200 when the database answers, 503 when not. No API key.' })
+  @ApiOperation({ operationId: 'checkHealth', summary: 'Liveness and readiness: 200 when the database answers, 503 when not. No API key.' })
   @ApiOkResponse({ description: 'The database answers', type: HealthDto })
   @ApiPublicRouteErrorResponses()
   async check(): Promise<HealthDto> {

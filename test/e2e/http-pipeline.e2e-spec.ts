@@ -112,12 +112,12 @@ describe('HTTP pipeline', () => {
     expect(create.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/CreateApiKeyDto');
     expect(create.responses['201'].content['application/json'].schema.$ref).toBe('#/components/schemas/ApiKeyEnvelopeDto');
     for (const status of ['400', '401', '403', '413', '415', '500', '503']) {
-      expect(create.responses[status].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorResponseDto');
+      expect(create.responses[status].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
     }
     expect(create.security).toEqual([{ bearer: [] }]);
     expect(document.components.schemas.CreateApiKeyDto.properties.type.enum).toEqual(['PUBLIC', 'PRIVATE']);
     expect(document.components.schemas.ApiKeyEnvelopeDto.required).toEqual(['apiKey']);
-    expect(document.components.schemas.ErrorResponseDto.required).toEqual(['error', 'message']);
+    expect(document.components.schemas.Error.required).toEqual(['error', 'message']);
   });
 
   // What keeps Express's per-request Object.setPrototypeOf a no-op (see service-express.adapter.ts):

@@ -62,17 +62,17 @@ describe('OpenAPI document: assistants, what they own, and tasks', () => {
     expect(jsonSchemaRef(operation.responses[success].content)).toBe(`#/components/schemas/${envelope}`);
     const errorStatuses = ['401', '403', '500', '503', ...(['/assistants', '/tasks'].includes(path) ? [] : ['404']), ...(body === null ? [] : ['413', '415'])];
     for (const status of errorStatuses) {
-      expect(jsonSchemaRef(operation.responses[status].content)).toBe('#/components/schemas/ErrorResponseDto');
+      expect(jsonSchemaRef(operation.responses[status].content)).toBe('#/components/schemas/Error');
     }
     if (body !== null && path !== '/assistants/{assistantId}/tools') {
-      expect(jsonSchemaRef(operation.responses['400'].content)).toBe('#/components/schemas/ErrorResponseDto');
+      expect(jsonSchemaRef(operation.responses['400'].content)).toBe('#/components/schemas/Error');
     }
   });
 
   it('documents both bodies of a refused tool creation: {error, message} and the provider refusal’s {error} alone', () => {
     const refused = document.paths['/api/cloud/assistants/{assistantId}/tools'].post.responses['400'];
     expect(refused.content['application/json'].schema.oneOf).toEqual([
-      { $ref: '#/components/schemas/ErrorResponseDto' },
+      { $ref: '#/components/schemas/Error' },
       { $ref: '#/components/schemas/ToolTypeUnavailableDto' },
     ]);
     expect(schema('ToolTypeUnavailableDto')).toEqual(expect.objectContaining({ required: ['error'], properties: { error: expect.objectContaining({ type: 'string' }) } }));
@@ -170,7 +170,7 @@ describe('OpenAPI document: assistants, what they own, and tasks', () => {
     );
     expect(query.cursor).toEqual(expect.objectContaining({ required: false, schema: expect.objectContaining({ type: 'string' }) }));
     expect(list.responses['200'].headers.Link.description).toContain('rel="next"');
-    expect(jsonSchemaRef(list.responses['400'].content)).toBe('#/components/schemas/ErrorResponseDto');
+    expect(jsonSchemaRef(list.responses['400'].content)).toBe('#/components/schemas/Error');
   });
 
   it('GET /tasks documents the key filter, including the empty key', () => {

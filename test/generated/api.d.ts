@@ -12,7 +12,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness and readiness: 200 when the database answers, 503 when not. No API key. */
-        get: operations["HealthController_check"];
+        get: operations["checkHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -29,10 +29,10 @@ export interface paths {
             cookie?: never;
         };
         /** List the workspaces of the organization of the key */
-        get: operations["WorkspacesController_list"];
+        get: operations["listWorkspaces"];
         put?: never;
         /** Create a workspace in the organization of the key */
-        post: operations["WorkspacesController_create"];
+        post: operations["createWorkspace"];
         delete?: never;
         options?: never;
         head?: never;
@@ -50,13 +50,13 @@ export interface paths {
          * List the API keys of the workspace
          * @description PUBLIC and PRIVATE keys; `value` only for PUBLIC keys.
          */
-        get: operations["ApiKeysController_list"];
+        get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key
          * @description With a private key: creates a PUBLIC key in the caller’s workspace (send only `name`). With an organization key: creates a key of `type` in the workspace `workspaceId` of the organization. The response carries the generated `value`; a PRIVATE key’s value is shown only here.
          */
-        post: operations["ApiKeysController_create"];
+        post: operations["createApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -77,11 +77,11 @@ export interface paths {
          * Revoke an API key
          * @description Deletes the key; it stops authenticating at once.
          */
-        delete: operations["ApiKeysController_revoke"];
+        delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
         /** Rename an API key */
-        patch: operations["ApiKeysController_update"];
+        patch: operations["renameApiKey"];
         trace?: never;
     };
     "/api/cloud/assistants": {
@@ -92,10 +92,10 @@ export interface paths {
             cookie?: never;
         };
         /** List the assistants of the workspace */
-        get: operations["AssistantsController_list"];
+        get: operations["listAssistants"];
         put?: never;
         /** Create an assistant */
-        post: operations["AssistantsController_create"];
+        post: operations["createAssistant"];
         delete?: never;
         options?: never;
         head?: never;
@@ -110,21 +110,21 @@ export interface paths {
             cookie?: never;
         };
         /** Get an assistant */
-        get: operations["AssistantsController_get"];
+        get: operations["getAssistant"];
         put?: never;
         post?: never;
         /**
          * Delete an assistant
          * @description Deletes the assistant with its tools, MCP servers, functions and initial messages, all at once.
          */
-        delete: operations["AssistantsController_remove"];
+        delete: operations["deleteAssistant"];
         options?: never;
         head?: never;
         /**
          * Update an assistant
          * @description Fields left out stay as they are. The provider cannot change once the assistant exists.
          */
-        patch: operations["AssistantsController_update"];
+        patch: operations["updateAssistant"];
         trace?: never;
     };
     "/api/cloud/assistants/{assistantId}/tools": {
@@ -135,13 +135,13 @@ export interface paths {
             cookie?: never;
         };
         /** List the tools of an assistant */
-        get: operations["ToolsController_list"];
+        get: operations["listTools"];
         put?: never;
         /**
          * Create a tool
          * @description Send `type` and, for FILE_SEARCH, IMAGE_GENERATION or COMPUTER_USE, that type’s settings object; omitted settings take their defaults and every field is returned. The tool types each provider offers: OPENAI: WEB_SEARCH, FILE_SEARCH, CODE_INTERPRETER, IMAGE_GENERATION, COMPUTER_USE; ANTHROPIC: WEB_SEARCH, CODE_INTERPRETER, COMPUTER_USE; GOOGLE: WEB_SEARCH, CODE_INTERPRETER, FILE_SEARCH.
          */
-        post: operations["ToolsController_create"];
+        post: operations["createTool"];
         delete?: never;
         options?: never;
         head?: never;
@@ -159,7 +159,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Delete a tool */
-        delete: operations["ToolsController_remove"];
+        delete: operations["deleteTool"];
         options?: never;
         head?: never;
         patch?: never;
@@ -173,13 +173,13 @@ export interface paths {
             cookie?: never;
         };
         /** List the MCP servers of an assistant */
-        get: operations["McpServersController_list"];
+        get: operations["listMcpServers"];
         put?: never;
         /**
          * Add an MCP server
          * @description Send `transportType` and the transport object of that type: `sseTransport` for SSE, `httpTransport` for HTTP.
          */
-        post: operations["McpServersController_create"];
+        post: operations["createMcpServer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -194,14 +194,14 @@ export interface paths {
             cookie?: never;
         };
         /** Get an MCP server */
-        get: operations["McpServersController_get"];
+        get: operations["getMcpServer"];
         put?: never;
         post?: never;
         /**
          * Delete an MCP server
          * @description Refused (409) while a computer-use tool of the assistant names it.
          */
-        delete: operations["McpServersController_remove"];
+        delete: operations["deleteMcpServer"];
         options?: never;
         head?: never;
         patch?: never;
@@ -215,10 +215,10 @@ export interface paths {
             cookie?: never;
         };
         /** List the functions of an assistant */
-        get: operations["FunctionsController_list"];
+        get: operations["listFunctions"];
         put?: never;
         /** Create a function */
-        post: operations["FunctionsController_create"];
+        post: operations["createFunction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -233,18 +233,18 @@ export interface paths {
             cookie?: never;
         };
         /** Get a function */
-        get: operations["FunctionsController_get"];
+        get: operations["getFunction"];
         put?: never;
         post?: never;
         /** Delete a function */
-        delete: operations["FunctionsController_remove"];
+        delete: operations["deleteFunction"];
         options?: never;
         head?: never;
         /**
          * Update a function
          * @description A partial update: any field left out, including any field of `handler.requestHandler`, keeps its stored value.
          */
-        patch: operations["FunctionsController_update"];
+        patch: operations["updateFunction"];
         trace?: never;
     };
     "/api/cloud/assistants/{assistantId}/initial-messages": {
@@ -255,12 +255,12 @@ export interface paths {
             cookie?: never;
         };
         /** Get the initial messages of an assistant */
-        get: operations["InitialMessagesController_list"];
+        get: operations["listInitialMessages"];
         /**
          * Replace the initial messages of an assistant
          * @description The list sent replaces the stored one whole, in one transaction; `[]` deletes them all. A bad item anywhere changes nothing.
          */
-        put: operations["InitialMessagesController_replace"];
+        put: operations["replaceInitialMessages"];
         post?: never;
         delete?: never;
         options?: never;
@@ -279,13 +279,13 @@ export interface paths {
          * List the tasks of the workspace
          * @description With `key`, only the tasks whose key matches it exactly.
          */
-        get: operations["TasksController_list"];
+        get: operations["listTasks"];
         put?: never;
         /**
          * Create a scheduled task
          * @description Without `threadId`, the task gets a new thread of its own.
          */
-        post: operations["TasksController_create"];
+        post: operations["createTask"];
         delete?: never;
         options?: never;
         head?: never;
@@ -300,34 +300,28 @@ export interface paths {
             cookie?: never;
         };
         /** Get a task */
-        get: operations["TasksController_get"];
+        get: operations["getTask"];
         put?: never;
         post?: never;
         /**
          * Delete a task
          * @description Its thread stays.
          */
-        delete: operations["TasksController_remove"];
+        delete: operations["deleteTask"];
         options?: never;
         head?: never;
         /**
          * Update a task
          * @description Fields left out, including fields of `schedule`, keep their values.
          */
-        patch: operations["TasksController_update"];
+        patch: operations["updateTask"];
         trace?: never;
     };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        ApiKeyEnvelopeDto: {
-            apiKey: components["schemas"]["ApiKeyResponseDto"];
-        };
-        ApiKeyListDto: {
-            apiKeys: components["schemas"]["ApiKeyResponseDto"][];
-        };
-        ApiKeyResponseDto: {
+        ApiKey: {
             /**
              * Format: uuid
              * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
@@ -365,18 +359,13 @@ export interface components {
              */
             expiresAt: string | null;
         };
-        AssistantEnvelopeDto: {
-            assistant: components["schemas"]["AssistantResponseDto"];
+        ApiKeyEnvelope: {
+            apiKey: components["schemas"]["ApiKey"];
         };
-        AssistantListDto: {
-            assistants: components["schemas"]["AssistantResponseDto"][];
+        ApiKeyList: {
+            apiKeys: components["schemas"]["ApiKey"][];
         };
-        /**
-         * @description Decides which tool types the assistant can have; fixed once the assistant exists.
-         * @enum {string}
-         */
-        AssistantProvider: "OPENAI" | "ANTHROPIC" | "GOOGLE";
-        AssistantResponseDto: {
+        Assistant: {
             /**
              * Format: uuid
              * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
@@ -399,9 +388,65 @@ export interface components {
              */
             updatedAt: string;
         };
+        AssistantEnvelope: {
+            assistant: components["schemas"]["Assistant"];
+        };
+        AssistantList: {
+            assistants: components["schemas"]["Assistant"][];
+        };
+        /**
+         * @description Decides which tool types the assistant can have; fixed once the assistant exists.
+         * @enum {string}
+         */
+        AssistantProvider: "OPENAI" | "ANTHROPIC" | "GOOGLE";
+        CodeInterpreterTool: {
+            /**
+             * Format: uuid
+             * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CODE_INTERPRETER";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
         /** @enum {string} */
         ComputerEnvironment: "LINUX" | "WINDOWS" | "MACOS" | "BROWSER";
-        ComputerUseToolResponseDto: {
+        ComputerUseTool: {
+            /**
+             * Format: uuid
+             * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "COMPUTER_USE";
+            computerUseTool: components["schemas"]["ComputerUseToolSettings"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        ComputerUseToolSettings: {
             /** @example 1280 */
             displayWidth: number;
             /** @example 800 */
@@ -413,7 +458,7 @@ export interface components {
              */
             mcpServerId: string | null;
         };
-        ComputerUseToolSettingsDto: {
+        ComputerUseToolSettingsInput: {
             /** @description Display width in pixels */
             displayWidth: number;
             /** @description Display height in pixels */
@@ -427,30 +472,8 @@ export interface components {
              */
             mcpServerId?: string | null;
         };
-        CreateApiKeyDto: {
-            /**
-             * @description Label of the key
-             * @example Website widget
-             */
-            name: string;
-            /**
-             * @description Kind of key to create. Required with an organization key; not sent with a private key, which creates PUBLIC keys.
-             * @enum {string}
-             */
-            type?: "PUBLIC" | "PRIVATE";
-            /**
-             * Format: uuid
-             * @description Workspace in which the key is created. Required with an organization key; not sent with a private key.
-             */
-            workspaceId?: string;
-            /**
-             * Format: date-time
-             * @description When the key stops working (ISO 8601 with a time zone, in the future). Left out: the key never expires.
-             * @example 2030-01-31T12:00:00Z
-             */
-            expiresAt?: string;
-        };
-        CreateAssistantDto: {
+        CreateApiKeyRequest: components["schemas"]["CreatePublicApiKeyRequest"] | components["schemas"]["CreateWorkspaceApiKeyRequest"];
+        CreateAssistantRequest: {
             /** @example Support assistant */
             name: string;
             /** @description Decides which tool types the assistant can have; fixed once the assistant exists. */
@@ -460,27 +483,81 @@ export interface components {
             /** @example Answer briefly and politely. */
             instructions?: string | null;
         };
-        CreateFunctionDto: {
+        CreateCodeInterpreterToolRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CODE_INTERPRETER";
+        };
+        CreateComputerUseToolRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "COMPUTER_USE";
+            computerUseTool: components["schemas"]["ComputerUseToolSettingsInput"];
+        };
+        CreateFileSearchToolRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "FILE_SEARCH";
+            fileSearchTool?: components["schemas"]["FileSearchToolSettingsInput"];
+        };
+        CreateFunctionRequest: {
             /**
              * @description An OpenAPI 3.x document serialized as a JSON string; it must pass an OpenAPI validator. `$ref`s outside the document are not followed.
              * @example {"openapi":"3.1.0","info":{"title":"Orders","version":"1.0.0"},"paths":{"/orders":{"post":{"responses":{"201":{"description":"Created"}}}}}}
              */
             openapiSpec: string;
-            handler: components["schemas"]["HandlerDto"];
+            handler: components["schemas"]["HandlerInput"];
         };
-        CreateMcpServerDto: {
-            transportType: components["schemas"]["McpTransportType"];
-            /** @description Required with transportType SSE, refused with any other */
-            sseTransport?: components["schemas"]["McpTransportSettingsDto"];
-            /** @description Required with transportType HTTP, refused with any other */
-            httpTransport?: components["schemas"]["McpTransportSettingsDto"];
+        CreateHttpMcpServerRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            transportType: "HTTP";
+            httpTransport: components["schemas"]["McpTransportInput"];
         };
-        CreateTaskDto: {
+        CreateImageGenerationToolRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "IMAGE_GENERATION";
+            imageGenerationTool?: components["schemas"]["ImageGenerationToolSettingsInput"];
+        };
+        CreateMcpServerRequest: components["schemas"]["CreateSseMcpServerRequest"] | components["schemas"]["CreateHttpMcpServerRequest"];
+        CreatePublicApiKeyRequest: {
+            /**
+             * @description Label of the key
+             * @example Website widget
+             */
+            name: string;
+            /**
+             * Format: date-time
+             * @description When the key stops working (ISO 8601 with a time zone, in the future). Left out: the key never expires.
+             * @example 2030-01-31T12:00:00Z
+             */
+            expiresAt?: string;
+        };
+        CreateSseMcpServerRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            transportType: "SSE";
+            sseTransport: components["schemas"]["McpTransportInput"];
+        };
+        CreateTaskRequest: {
             /** @example Daily summary */
             title: string;
             /** @example Summarise yesterday’s conversations. */
             message: string;
-            schedule: components["schemas"]["ScheduleDto"];
+            schedule: components["schemas"]["ScheduleInput"];
             /**
              * Format: uuid
              * @description A thread of the workspace; left out, a new thread is made for the task
@@ -492,23 +569,45 @@ export interface components {
              */
             key?: string;
         };
-        CreateToolDto: {
-            type: components["schemas"]["ToolType"];
-            /** @description Only with type FILE_SEARCH */
-            fileSearchTool?: components["schemas"]["FileSearchToolSettingsDto"];
-            /** @description Only with type IMAGE_GENERATION */
-            imageGenerationTool?: components["schemas"]["ImageGenerationToolSettingsDto"];
-            /** @description Required with type COMPUTER_USE, refused with any other */
-            computerUseTool?: components["schemas"]["ComputerUseToolSettingsDto"];
+        CreateToolRequest: components["schemas"]["CreateWebSearchToolRequest"] | components["schemas"]["CreateFileSearchToolRequest"] | components["schemas"]["CreateCodeInterpreterToolRequest"] | components["schemas"]["CreateImageGenerationToolRequest"] | components["schemas"]["CreateComputerUseToolRequest"];
+        CreateWebSearchToolRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "WEB_SEARCH";
         };
-        CreateWorkspaceDto: {
+        CreateWorkspaceApiKeyRequest: {
+            /**
+             * @description Label of the key
+             * @example Website widget
+             */
+            name: string;
+            /**
+             * @description Kind of key to create
+             * @enum {string}
+             */
+            type: "PUBLIC" | "PRIVATE";
+            /**
+             * Format: uuid
+             * @description Workspace in which the key is created
+             */
+            workspaceId: string;
+            /**
+             * Format: date-time
+             * @description When the key stops working (ISO 8601 with a time zone, in the future). Left out: the key never expires.
+             * @example 2030-01-31T12:00:00Z
+             */
+            expiresAt?: string;
+        };
+        CreateWorkspaceRequest: {
             /**
              * @description Name of the workspace
              * @example Production
              */
             name: string;
         };
-        ErrorResponseDto: {
+        Error: {
             /**
              * @description The HTTP reason phrase of the status
              * @example Bad Request
@@ -520,38 +619,18 @@ export interface components {
              */
             message: string;
         };
-        FileSearchToolResponseDto: {
-            vectorStoreIds: string[];
-            /** @example 20 */
-            maxNumResults: number;
-        };
-        FileSearchToolSettingsDto: {
-            /**
-             * @description IDs of the vector stores to search
-             * @default []
-             */
-            vectorStoreIds?: string[];
-            /**
-             * @description Maximum number of results returned
-             * @default 20
-             */
-            maxNumResults?: number;
-        };
-        FunctionEnvelopeDto: {
-            function: components["schemas"]["FunctionResponseDto"];
-        };
-        FunctionListDto: {
-            functions: components["schemas"]["FunctionResponseDto"][];
-        };
-        FunctionResponseDto: {
+        FileSearchTool: {
             /**
              * Format: uuid
              * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
              */
             id: string;
-            /** @description The OpenAPI document, as sent */
-            openapiSpec: string;
-            handler: components["schemas"]["HandlerResponseDto"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "FILE_SEARCH";
+            fileSearchTool: components["schemas"]["FileSearchToolSettings"];
             /**
              * Format: date-time
              * @example 2026-11-22T09:30:00.000Z
@@ -563,24 +642,90 @@ export interface components {
              */
             updatedAt: string;
         };
-        HandlerDto: {
+        FileSearchToolSettings: {
+            vectorStoreIds: string[];
+            /** @example 20 */
+            maxNumResults: number;
+        };
+        FileSearchToolSettingsInput: {
+            /**
+             * @description IDs of the vector stores to search
+             * @default []
+             */
+            vectorStoreIds?: string[];
+            /**
+             * @description Maximum number of results returned
+             * @default 20
+             */
+            maxNumResults?: number;
+        };
+        Function: {
+            /**
+             * Format: uuid
+             * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
+             */
+            id: string;
+            /** @description The OpenAPI document, as sent */
+            openapiSpec: string;
+            handler: components["schemas"]["Handler"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        FunctionEnvelope: {
+            function: components["schemas"]["Function"];
+        };
+        FunctionList: {
+            functions: components["schemas"]["Function"][];
+        };
+        Handler: {
+            type: components["schemas"]["HandlerType"];
+            requestHandler: components["schemas"]["RequestHandler"];
+        };
+        HandlerInput: {
             type: components["schemas"]["HandlerType"];
             /** @description Required with type REQUEST */
-            requestHandler: components["schemas"]["RequestHandlerDto"];
-        };
-        HandlerResponseDto: {
-            type: components["schemas"]["HandlerType"];
-            requestHandler: components["schemas"]["RequestHandlerResponseDto"];
+            requestHandler: components["schemas"]["RequestHandlerInput"];
         };
         /** @enum {string} */
         HandlerType: "REQUEST";
-        HealthDto: {
+        Health: {
             /** @enum {string} */
             status: "ok";
         };
         /** @enum {string} */
         ImageBackground: "AUTO" | "TRANSPARENT" | "OPAQUE";
-        ImageGenerationToolResponseDto: {
+        ImageGenerationTool: {
+            /**
+             * Format: uuid
+             * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "IMAGE_GENERATION";
+            imageGenerationTool: components["schemas"]["ImageGenerationToolSettings"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        ImageGenerationToolSettings: {
             /** @enum {string} */
             model: "vendor-image-1";
             quality: components["schemas"]["ImageQuality"];
@@ -590,7 +735,7 @@ export interface components {
             /** @example 0 */
             partialImages: number;
         };
-        ImageGenerationToolSettingsDto: {
+        ImageGenerationToolSettingsInput: {
             /**
              * @default vendor-image-1
              * @enum {string}
@@ -616,15 +761,7 @@ export interface components {
         ImageQuality: "AUTO" | "LOW" | "MEDIUM" | "HIGH";
         /** @enum {string} */
         ImageSize: "AUTO" | "SIZE_1024_1024" | "SIZE_1024_1536" | "SIZE_1536_1024";
-        InitialMessageInputDto: {
-            role: components["schemas"]["InitialMessageRole"];
-            /** @example Hello! How can I help you today? */
-            content: string;
-        };
-        InitialMessageListDto: {
-            initialMessages: components["schemas"]["InitialMessageResponseDto"][];
-        };
-        InitialMessageResponseDto: {
+        InitialMessage: {
             /**
              * Format: uuid
              * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
@@ -644,15 +781,17 @@ export interface components {
              */
             updatedAt: string;
         };
+        InitialMessageInput: {
+            role: components["schemas"]["InitialMessageRole"];
+            /** @example Hello! How can I help you today? */
+            content: string;
+        };
+        InitialMessageList: {
+            initialMessages: components["schemas"]["InitialMessage"][];
+        };
         /** @enum {string} */
         InitialMessageRole: "ASSISTANT";
-        McpServerEnvelopeDto: {
-            mcpServer: components["schemas"]["McpServerResponseDto"];
-        };
-        McpServerListDto: {
-            mcpServers: components["schemas"]["McpServerResponseDto"][];
-        };
-        McpServerResponseDto: {
+        McpServer: {
             /**
              * Format: uuid
              * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
@@ -660,9 +799,9 @@ export interface components {
             id: string;
             transportType: components["schemas"]["McpTransportType"];
             /** @description The transport when transportType is SSE, else null */
-            sseTransport: components["schemas"]["McpTransportResponseDto"] | null;
+            sseTransport: components["schemas"]["McpTransport"] | null;
             /** @description The transport when transportType is HTTP, else null */
-            httpTransport: components["schemas"]["McpTransportResponseDto"] | null;
+            httpTransport: components["schemas"]["McpTransport"] | null;
             /**
              * Format: date-time
              * @example 2026-11-22T09:30:00.000Z
@@ -674,7 +813,13 @@ export interface components {
              */
             updatedAt: string;
         };
-        McpTransportResponseDto: {
+        McpServerEnvelope: {
+            mcpServer: components["schemas"]["McpServer"];
+        };
+        McpServerList: {
+            mcpServers: components["schemas"]["McpServer"][];
+        };
+        McpTransport: {
             /**
              * Format: uuid
              * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
@@ -701,7 +846,7 @@ export interface components {
              */
             updatedAt: string;
         };
-        McpTransportSettingsDto: {
+        McpTransportInput: {
             /**
              * @description Absolute http(s) URL of the remote MCP server
              * @example https://mcp.example.com/sse
@@ -720,22 +865,38 @@ export interface components {
         };
         /** @enum {string} */
         McpTransportType: "SSE" | "HTTP";
-        RecurrenceRuleDto: {
+        RecurrenceRule: {
+            /** @enum {string} */
+            frequency: "hourly" | "daily" | "weekly" | "monthly" | "yearly";
+        };
+        RecurrenceRuleInput: {
             /**
              * @example daily
              * @enum {string}
              */
             frequency: "hourly" | "daily" | "weekly" | "monthly" | "yearly";
         };
-        RecurrenceRuleResponseDto: {
-            /** @enum {string} */
-            frequency: "hourly" | "daily" | "weekly" | "monthly" | "yearly";
-        };
-        ReplaceInitialMessagesDto: {
+        ReplaceInitialMessagesRequest: {
             /** @description The whole new list, in order; `[]` deletes every initial message */
-            initialMessages: components["schemas"]["InitialMessageInputDto"][];
+            initialMessages: components["schemas"]["InitialMessageInput"][];
         };
-        RequestHandlerDto: {
+        RequestHandler: {
+            /** @example https://api.example.com/orders */
+            url: string;
+            /** @enum {string} */
+            method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+            /**
+             * @description A JSON object of strings, serialized as a string
+             * @example {"Authorization":"Bearer token"}
+             */
+            headers: string;
+            /**
+             * @description JSON serialized as a string
+             * @example {}
+             */
+            body: string;
+        };
+        RequestHandlerInput: {
             /**
              * @description Absolute http(s) URL called when the function runs
              * @example https://api.example.com/orders
@@ -759,23 +920,17 @@ export interface components {
              */
             body?: string;
         };
-        RequestHandlerResponseDto: {
-            /** @example https://api.example.com/orders */
-            url: string;
-            /** @enum {string} */
-            method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+        Schedule: {
             /**
-             * @description A JSON object of strings, serialized as a string
-             * @example {"Authorization":"Bearer token"}
+             * @description Local date-time without offset, exactly as sent
+             * @example 2026-12-01T09:30:00
              */
-            headers: string;
-            /**
-             * @description JSON serialized as a string
-             * @example {}
-             */
-            body: string;
+            start: string;
+            /** @example Europe/Berlin */
+            timeZone: string;
+            recurrenceRules: components["schemas"]["RecurrenceRule"][];
         };
-        ScheduleDto: {
+        ScheduleInput: {
             /**
              * @description Local date-time without offset, read in `timeZone`
              * @example 2026-12-01T09:30:00
@@ -790,25 +945,9 @@ export interface components {
              * @description None: the task runs once, at `start`
              * @default []
              */
-            recurrenceRules?: components["schemas"]["RecurrenceRuleDto"][];
+            recurrenceRules?: components["schemas"]["RecurrenceRuleInput"][];
         };
-        ScheduleResponseDto: {
-            /**
-             * @description Local date-time without offset, exactly as sent
-             * @example 2026-12-01T09:30:00
-             */
-            start: string;
-            /** @example Europe/Berlin */
-            timeZone: string;
-            recurrenceRules: components["schemas"]["RecurrenceRuleResponseDto"][];
-        };
-        TaskEnvelopeDto: {
-            task: components["schemas"]["TaskResponseDto"];
-        };
-        TaskListDto: {
-            tasks: components["schemas"]["TaskResponseDto"][];
-        };
-        TaskResponseDto: {
+        Task: {
             /**
              * Format: uuid
              * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
@@ -818,7 +957,7 @@ export interface components {
             title: string;
             /** @example Summarise yesterday’s conversations. */
             message: string;
-            schedule: components["schemas"]["ScheduleResponseDto"];
+            schedule: components["schemas"]["Schedule"];
             /**
              * Format: uuid
              * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
@@ -846,68 +985,47 @@ export interface components {
              */
             updatedAt: string;
         };
-        ToolEnvelopeDto: {
-            tool: components["schemas"]["ToolResponseDto"];
+        TaskEnvelope: {
+            task: components["schemas"]["Task"];
         };
-        ToolListDto: {
-            tools: components["schemas"]["ToolResponseDto"][];
+        TaskList: {
+            tasks: components["schemas"]["Task"][];
         };
-        ToolResponseDto: {
-            /**
-             * Format: uuid
-             * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
-             */
-            id: string;
-            type: components["schemas"]["ToolType"];
-            /** @description Present for WEB_SEARCH; always `{}` */
-            webSearchTool?: components["schemas"]["WebSearchToolResponseDto"];
-            /** @description Present for FILE_SEARCH */
-            fileSearchTool?: components["schemas"]["FileSearchToolResponseDto"];
-            /** @description Present for IMAGE_GENERATION */
-            imageGenerationTool?: components["schemas"]["ImageGenerationToolResponseDto"];
-            /** @description Present for COMPUTER_USE */
-            computerUseTool?: components["schemas"]["ComputerUseToolResponseDto"];
-            /**
-             * Format: date-time
-             * @example 2026-11-22T09:30:00.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-22T09:30:00.000Z
-             */
-            updatedAt: string;
+        Tool: components["schemas"]["WebSearchTool"] | components["schemas"]["FileSearchTool"] | components["schemas"]["CodeInterpreterTool"] | components["schemas"]["ImageGenerationTool"] | components["schemas"]["ComputerUseTool"];
+        ToolEnvelope: {
+            tool: components["schemas"]["Tool"];
         };
-        /** @enum {string} */
-        ToolType: "WEB_SEARCH" | "FILE_SEARCH" | "CODE_INTERPRETER" | "IMAGE_GENERATION" | "COMPUTER_USE";
-        ToolTypeUnavailableDto: {
+        ToolList: {
+            tools: components["schemas"]["Tool"][];
+        };
+        ToolTypeUnavailableError: {
             /** @example Tool type IMAGE_GENERATION is not available for the assistant's provider configuration */
             error: string;
         };
-        UpdateApiKeyDto: {
+        UpdateApiKeyRequest: {
             /**
              * @description New label of the key
              * @example Website widget (prod)
              */
             name: string;
         };
-        UpdateAssistantDto: {
+        UpdateAssistantRequest: {
             name?: string;
             /** @description Accepted only when equal to the current provider: the assistant’s tools depend on it. */
             provider?: components["schemas"]["AssistantProvider"];
             model?: string | null;
             instructions?: string | null;
         };
-        UpdateFunctionDto: {
+        UpdateFunctionRequest: {
             /** @description An OpenAPI 3.x document serialized as a JSON string; it must pass an OpenAPI validator. `$ref`s outside the document are not followed. */
             openapiSpec?: string;
-            handler?: components["schemas"]["UpdateHandlerDto"];
+            handler?: components["schemas"]["UpdateHandlerInput"];
         };
-        UpdateHandlerDto: {
+        UpdateHandlerInput: {
             type?: components["schemas"]["HandlerType"];
-            requestHandler?: components["schemas"]["UpdateRequestHandlerDto"];
+            requestHandler?: components["schemas"]["UpdateRequestHandlerInput"];
         };
-        UpdateRequestHandlerDto: {
+        UpdateRequestHandlerInput: {
             url?: string;
             /** @enum {string} */
             method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
@@ -916,7 +1034,7 @@ export interface components {
             /** @description JSON serialized as a string */
             body?: string;
         };
-        UpdateScheduleDto: {
+        UpdateScheduleInput: {
             /**
              * @description Local date-time without offset, read in `timeZone`
              * @example 2026-12-01T09:30:00
@@ -928,12 +1046,12 @@ export interface components {
              */
             timeZone?: string;
             /** @description None: the task runs once, at `start` */
-            recurrenceRules?: components["schemas"]["RecurrenceRuleDto"][];
+            recurrenceRules?: components["schemas"]["RecurrenceRuleInput"][];
         };
-        UpdateTaskDto: {
+        UpdateTaskRequest: {
             title?: string;
             message?: string;
-            schedule?: components["schemas"]["UpdateScheduleDto"];
+            schedule?: components["schemas"]["UpdateScheduleInput"];
             /**
              * Format: uuid
              * @description Moves the task to another thread of the workspace
@@ -941,14 +1059,31 @@ export interface components {
             threadId?: string;
             key?: string;
         };
-        WebSearchToolResponseDto: Record<string, never>;
-        WorkspaceEnvelopeDto: {
-            workspace: components["schemas"]["WorkspaceResponseDto"];
+        WebSearchTool: {
+            /**
+             * Format: uuid
+             * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "WEB_SEARCH";
+            webSearchTool: components["schemas"]["WebSearchToolSettings"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
         };
-        WorkspaceListDto: {
-            workspaces: components["schemas"]["WorkspaceResponseDto"][];
-        };
-        WorkspaceResponseDto: {
+        WebSearchToolSettings: Record<string, never>;
+        Workspace: {
             /**
              * Format: uuid
              * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
@@ -967,6 +1102,12 @@ export interface components {
              */
             updatedAt: string;
         };
+        WorkspaceEnvelope: {
+            workspace: components["schemas"]["Workspace"];
+        };
+        WorkspaceList: {
+            workspaces: components["schemas"]["Workspace"][];
+        };
     };
     responses: never;
     parameters: never;
@@ -976,7 +1117,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    HealthController_check: {
+    checkHealth: {
         parameters: {
             query?: never;
             header?: never;
@@ -991,7 +1132,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HealthDto"];
+                    "application/json": components["schemas"]["Health"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -1000,7 +1141,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -1009,7 +1150,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -1018,7 +1159,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -1027,7 +1168,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -1036,7 +1177,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -1045,12 +1186,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    WorkspacesController_list: {
+    listWorkspaces: {
         parameters: {
             query?: {
                 /** @description How many items to return at most */
@@ -1072,7 +1213,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WorkspaceListDto"];
+                    "application/json": components["schemas"]["WorkspaceList"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -1081,7 +1222,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -1090,7 +1231,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -1099,7 +1240,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -1108,7 +1249,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -1117,7 +1258,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -1128,7 +1269,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -1137,7 +1278,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -1146,7 +1287,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -1155,12 +1296,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    WorkspacesController_create: {
+    createWorkspace: {
         parameters: {
             query?: never;
             header?: {
@@ -1172,7 +1313,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateWorkspaceDto"];
+                "application/json": components["schemas"]["CreateWorkspaceRequest"];
             };
         };
         responses: {
@@ -1182,7 +1323,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WorkspaceEnvelopeDto"];
+                    "application/json": components["schemas"]["WorkspaceEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -1191,7 +1332,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -1200,7 +1341,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -1209,7 +1350,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Conflict: the Idempotency-Key was used with another body, or its first request is still in progress */
@@ -1218,7 +1359,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -1227,7 +1368,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -1236,7 +1377,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -1247,7 +1388,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -1256,7 +1397,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -1265,7 +1406,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -1274,12 +1415,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    ApiKeysController_list: {
+    listApiKeys: {
         parameters: {
             query?: {
                 /** @description How many items to return at most */
@@ -1301,7 +1442,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiKeyListDto"];
+                    "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -1310,7 +1451,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -1319,7 +1460,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -1328,7 +1469,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -1337,7 +1478,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -1346,7 +1487,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -1357,7 +1498,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -1366,7 +1507,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -1375,7 +1516,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -1384,12 +1525,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    ApiKeysController_create: {
+    createApiKey: {
         parameters: {
             query?: never;
             header?: {
@@ -1401,7 +1542,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateApiKeyDto"];
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
             };
         };
         responses: {
@@ -1411,7 +1552,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiKeyEnvelopeDto"];
+                    "application/json": components["schemas"]["ApiKeyEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -1420,7 +1561,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -1429,7 +1570,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -1438,7 +1579,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Conflict: the Idempotency-Key was used with another body, or its first request is still in progress */
@@ -1447,7 +1588,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -1456,7 +1597,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -1465,7 +1606,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -1476,7 +1617,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -1485,7 +1626,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -1494,7 +1635,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -1503,12 +1644,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    ApiKeysController_revoke: {
+    revokeApiKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -1525,7 +1666,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiKeyEnvelopeDto"];
+                    "application/json": components["schemas"]["ApiKeyEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -1534,7 +1675,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -1543,7 +1684,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -1552,7 +1693,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -1561,7 +1702,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -1570,7 +1711,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -1579,7 +1720,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -1590,7 +1731,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -1599,7 +1740,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -1608,7 +1749,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -1617,12 +1758,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    ApiKeysController_update: {
+    renameApiKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -1633,7 +1774,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UpdateApiKeyDto"];
+                "application/json": components["schemas"]["UpdateApiKeyRequest"];
             };
         };
         responses: {
@@ -1643,7 +1784,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiKeyEnvelopeDto"];
+                    "application/json": components["schemas"]["ApiKeyEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -1652,7 +1793,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -1661,7 +1802,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -1670,7 +1811,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -1679,7 +1820,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -1688,7 +1829,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -1697,7 +1838,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -1708,7 +1849,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -1717,7 +1858,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -1726,7 +1867,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -1735,12 +1876,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    AssistantsController_list: {
+    listAssistants: {
         parameters: {
             query?: {
                 /** @description How many items to return at most */
@@ -1762,7 +1903,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AssistantListDto"];
+                    "application/json": components["schemas"]["AssistantList"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -1771,7 +1912,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -1780,7 +1921,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -1789,7 +1930,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -1798,7 +1939,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -1807,7 +1948,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -1818,7 +1959,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -1827,7 +1968,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -1836,7 +1977,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -1845,12 +1986,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    AssistantsController_create: {
+    createAssistant: {
         parameters: {
             query?: never;
             header?: {
@@ -1862,7 +2003,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateAssistantDto"];
+                "application/json": components["schemas"]["CreateAssistantRequest"];
             };
         };
         responses: {
@@ -1872,7 +2013,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AssistantEnvelopeDto"];
+                    "application/json": components["schemas"]["AssistantEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -1881,7 +2022,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -1890,7 +2031,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -1899,7 +2040,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Conflict: the Idempotency-Key was used with another body, or its first request is still in progress */
@@ -1908,7 +2049,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -1917,7 +2058,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -1926,7 +2067,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -1937,7 +2078,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -1946,7 +2087,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -1955,7 +2096,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -1964,12 +2105,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    AssistantsController_get: {
+    getAssistant: {
         parameters: {
             query?: never;
             header?: never;
@@ -1986,7 +2127,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AssistantEnvelopeDto"];
+                    "application/json": components["schemas"]["AssistantEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -1995,7 +2136,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -2004,7 +2145,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -2013,7 +2154,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -2022,7 +2163,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -2031,7 +2172,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -2040,7 +2181,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -2051,7 +2192,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -2060,7 +2201,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -2069,7 +2210,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -2078,12 +2219,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    AssistantsController_remove: {
+    deleteAssistant: {
         parameters: {
             query?: never;
             header?: never;
@@ -2100,7 +2241,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AssistantEnvelopeDto"];
+                    "application/json": components["schemas"]["AssistantEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -2109,7 +2250,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -2118,7 +2259,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -2127,7 +2268,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -2136,7 +2277,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -2145,7 +2286,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -2154,7 +2295,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -2165,7 +2306,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -2174,7 +2315,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -2183,7 +2324,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -2192,12 +2333,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    AssistantsController_update: {
+    updateAssistant: {
         parameters: {
             query?: never;
             header?: never;
@@ -2208,7 +2349,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UpdateAssistantDto"];
+                "application/json": components["schemas"]["UpdateAssistantRequest"];
             };
         };
         responses: {
@@ -2218,7 +2359,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AssistantEnvelopeDto"];
+                    "application/json": components["schemas"]["AssistantEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -2227,7 +2368,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -2236,7 +2377,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -2245,7 +2386,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -2254,7 +2395,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -2263,7 +2404,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -2272,7 +2413,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -2283,7 +2424,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -2292,7 +2433,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -2301,7 +2442,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -2310,12 +2451,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    ToolsController_list: {
+    listTools: {
         parameters: {
             query?: {
                 /** @description How many items to return at most */
@@ -2339,7 +2480,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ToolListDto"];
+                    "application/json": components["schemas"]["ToolList"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -2348,7 +2489,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -2357,7 +2498,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -2366,7 +2507,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -2375,7 +2516,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -2384,7 +2525,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -2393,7 +2534,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -2404,7 +2545,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -2413,7 +2554,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -2422,7 +2563,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -2431,12 +2572,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    ToolsController_create: {
+    createTool: {
         parameters: {
             query?: never;
             header?: {
@@ -2450,7 +2591,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateToolDto"];
+                "application/json": components["schemas"]["CreateToolRequest"];
             };
         };
         responses: {
@@ -2460,7 +2601,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ToolEnvelopeDto"];
+                    "application/json": components["schemas"]["ToolEnvelope"];
                 };
             };
             /** @description Bad Request: the body is invalid (`{error, message}`), or the tool type is not available for the assistant’s provider (`{error}` alone, naming the type) */
@@ -2469,7 +2610,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"] | components["schemas"]["ToolTypeUnavailableDto"];
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["ToolTypeUnavailableError"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -2478,7 +2619,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -2487,7 +2628,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -2496,7 +2637,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Conflict: the Idempotency-Key was used with another body, or its first request is still in progress */
@@ -2505,7 +2646,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -2514,7 +2655,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -2523,7 +2664,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -2534,7 +2675,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -2543,7 +2684,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -2552,7 +2693,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -2561,12 +2702,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    ToolsController_remove: {
+    deleteTool: {
         parameters: {
             query?: never;
             header?: never;
@@ -2584,7 +2725,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ToolEnvelopeDto"];
+                    "application/json": components["schemas"]["ToolEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -2593,7 +2734,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -2602,7 +2743,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -2611,7 +2752,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -2620,7 +2761,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -2629,7 +2770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -2638,7 +2779,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -2649,7 +2790,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -2658,7 +2799,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -2667,7 +2808,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -2676,12 +2817,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    McpServersController_list: {
+    listMcpServers: {
         parameters: {
             query?: {
                 /** @description How many items to return at most */
@@ -2705,7 +2846,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["McpServerListDto"];
+                    "application/json": components["schemas"]["McpServerList"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -2714,7 +2855,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -2723,7 +2864,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -2732,7 +2873,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -2741,7 +2882,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -2750,7 +2891,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -2759,7 +2900,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -2770,7 +2911,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -2779,7 +2920,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -2788,7 +2929,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -2797,12 +2938,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    McpServersController_create: {
+    createMcpServer: {
         parameters: {
             query?: never;
             header?: {
@@ -2816,7 +2957,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateMcpServerDto"];
+                "application/json": components["schemas"]["CreateMcpServerRequest"];
             };
         };
         responses: {
@@ -2826,7 +2967,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["McpServerEnvelopeDto"];
+                    "application/json": components["schemas"]["McpServerEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -2835,7 +2976,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -2844,7 +2985,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -2853,7 +2994,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -2862,7 +3003,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Conflict: the Idempotency-Key was used with another body, or its first request is still in progress */
@@ -2871,7 +3012,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -2880,7 +3021,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -2889,7 +3030,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -2900,7 +3041,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -2909,7 +3050,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -2918,7 +3059,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -2927,12 +3068,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    McpServersController_get: {
+    getMcpServer: {
         parameters: {
             query?: never;
             header?: never;
@@ -2950,7 +3091,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["McpServerEnvelopeDto"];
+                    "application/json": components["schemas"]["McpServerEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -2959,7 +3100,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -2968,7 +3109,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -2977,7 +3118,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -2986,7 +3127,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -2995,7 +3136,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -3004,7 +3145,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -3015,7 +3156,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -3024,7 +3165,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -3033,7 +3174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -3042,12 +3183,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    McpServersController_remove: {
+    deleteMcpServer: {
         parameters: {
             query?: never;
             header?: never;
@@ -3065,7 +3206,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["McpServerEnvelopeDto"];
+                    "application/json": components["schemas"]["McpServerEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -3074,7 +3215,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -3083,7 +3224,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -3092,7 +3233,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -3101,7 +3242,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Conflict: The request conflicts with stored state */
@@ -3110,7 +3251,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -3119,7 +3260,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -3128,7 +3269,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -3139,7 +3280,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -3148,7 +3289,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -3157,7 +3298,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -3166,12 +3307,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    FunctionsController_list: {
+    listFunctions: {
         parameters: {
             query?: {
                 /** @description How many items to return at most */
@@ -3195,7 +3336,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FunctionListDto"];
+                    "application/json": components["schemas"]["FunctionList"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -3204,7 +3345,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -3213,7 +3354,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -3222,7 +3363,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -3231,7 +3372,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -3240,7 +3381,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -3249,7 +3390,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -3260,7 +3401,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -3269,7 +3410,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -3278,7 +3419,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -3287,12 +3428,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    FunctionsController_create: {
+    createFunction: {
         parameters: {
             query?: never;
             header?: {
@@ -3306,7 +3447,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateFunctionDto"];
+                "application/json": components["schemas"]["CreateFunctionRequest"];
             };
         };
         responses: {
@@ -3316,7 +3457,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FunctionEnvelopeDto"];
+                    "application/json": components["schemas"]["FunctionEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -3325,7 +3466,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -3334,7 +3475,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -3343,7 +3484,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -3352,7 +3493,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Conflict: the Idempotency-Key was used with another body, or its first request is still in progress */
@@ -3361,7 +3502,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -3370,7 +3511,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -3379,7 +3520,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -3390,7 +3531,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -3399,7 +3540,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -3408,7 +3549,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -3417,12 +3558,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    FunctionsController_get: {
+    getFunction: {
         parameters: {
             query?: never;
             header?: never;
@@ -3440,7 +3581,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FunctionEnvelopeDto"];
+                    "application/json": components["schemas"]["FunctionEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -3449,7 +3590,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -3458,7 +3599,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -3467,7 +3608,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -3476,7 +3617,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -3485,7 +3626,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -3494,7 +3635,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -3505,7 +3646,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -3514,7 +3655,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -3523,7 +3664,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -3532,12 +3673,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    FunctionsController_remove: {
+    deleteFunction: {
         parameters: {
             query?: never;
             header?: never;
@@ -3555,7 +3696,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FunctionEnvelopeDto"];
+                    "application/json": components["schemas"]["FunctionEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -3564,7 +3705,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -3573,7 +3714,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -3582,7 +3723,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -3591,7 +3732,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -3600,7 +3741,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -3609,7 +3750,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -3620,7 +3761,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -3629,7 +3770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -3638,7 +3779,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -3647,12 +3788,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    FunctionsController_update: {
+    updateFunction: {
         parameters: {
             query?: never;
             header?: never;
@@ -3664,7 +3805,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UpdateFunctionDto"];
+                "application/json": components["schemas"]["UpdateFunctionRequest"];
             };
         };
         responses: {
@@ -3674,7 +3815,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FunctionEnvelopeDto"];
+                    "application/json": components["schemas"]["FunctionEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -3683,7 +3824,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -3692,7 +3833,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -3701,7 +3842,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -3710,7 +3851,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -3719,7 +3860,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -3728,7 +3869,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -3739,7 +3880,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -3748,7 +3889,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -3757,7 +3898,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -3766,12 +3907,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    InitialMessagesController_list: {
+    listInitialMessages: {
         parameters: {
             query?: never;
             header?: never;
@@ -3788,7 +3929,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InitialMessageListDto"];
+                    "application/json": components["schemas"]["InitialMessageList"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -3797,7 +3938,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -3806,7 +3947,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -3815,7 +3956,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -3824,7 +3965,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -3833,7 +3974,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -3842,7 +3983,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -3853,7 +3994,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -3862,7 +4003,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -3871,7 +4012,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -3880,12 +4021,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    InitialMessagesController_replace: {
+    replaceInitialMessages: {
         parameters: {
             query?: never;
             header?: never;
@@ -3896,7 +4037,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ReplaceInitialMessagesDto"];
+                "application/json": components["schemas"]["ReplaceInitialMessagesRequest"];
             };
         };
         responses: {
@@ -3906,7 +4047,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InitialMessageListDto"];
+                    "application/json": components["schemas"]["InitialMessageList"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -3915,7 +4056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -3924,7 +4065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -3933,7 +4074,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -3942,7 +4083,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -3951,7 +4092,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -3960,7 +4101,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -3971,7 +4112,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -3980,7 +4121,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -3989,7 +4130,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -3998,12 +4139,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    TasksController_list: {
+    listTasks: {
         parameters: {
             query?: {
                 /** @description How many items to return at most */
@@ -4027,7 +4168,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskListDto"];
+                    "application/json": components["schemas"]["TaskList"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -4036,7 +4177,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -4045,7 +4186,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -4054,7 +4195,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -4063,7 +4204,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -4072,7 +4213,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -4083,7 +4224,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -4092,7 +4233,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -4101,7 +4242,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -4110,12 +4251,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    TasksController_create: {
+    createTask: {
         parameters: {
             query?: never;
             header?: {
@@ -4127,7 +4268,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateTaskDto"];
+                "application/json": components["schemas"]["CreateTaskRequest"];
             };
         };
         responses: {
@@ -4137,7 +4278,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskEnvelopeDto"];
+                    "application/json": components["schemas"]["TaskEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -4146,7 +4287,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -4155,7 +4296,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -4164,7 +4305,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Conflict: the Idempotency-Key was used with another body, or its first request is still in progress */
@@ -4173,7 +4314,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -4182,7 +4323,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -4191,7 +4332,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -4202,7 +4343,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -4211,7 +4352,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -4220,7 +4361,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -4229,12 +4370,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    TasksController_get: {
+    getTask: {
         parameters: {
             query?: never;
             header?: never;
@@ -4251,7 +4392,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskEnvelopeDto"];
+                    "application/json": components["schemas"]["TaskEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -4260,7 +4401,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -4269,7 +4410,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -4278,7 +4419,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -4287,7 +4428,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -4296,7 +4437,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -4305,7 +4446,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -4316,7 +4457,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -4325,7 +4466,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -4334,7 +4475,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -4343,12 +4484,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    TasksController_remove: {
+    deleteTask: {
         parameters: {
             query?: never;
             header?: never;
@@ -4365,7 +4506,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskEnvelopeDto"];
+                    "application/json": components["schemas"]["TaskEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -4374,7 +4515,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -4383,7 +4524,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -4392,7 +4533,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -4401,7 +4542,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -4410,7 +4551,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -4419,7 +4560,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -4430,7 +4571,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -4439,7 +4580,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -4448,7 +4589,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -4457,12 +4598,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    TasksController_update: {
+    updateTask: {
         parameters: {
             query?: never;
             header?: never;
@@ -4473,7 +4614,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UpdateTaskDto"];
+                "application/json": components["schemas"]["UpdateTaskRequest"];
             };
         };
         responses: {
@@ -4483,7 +4624,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskEnvelopeDto"];
+                    "application/json": components["schemas"]["TaskEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -4492,7 +4633,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -4501,7 +4642,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -4510,7 +4651,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -4519,7 +4660,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -4528,7 +4669,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -4537,7 +4678,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window; Retry-After says when to retry */
@@ -4548,7 +4689,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -4557,7 +4698,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -4566,7 +4707,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -4575,7 +4716,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

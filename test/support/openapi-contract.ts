@@ -27,7 +27,7 @@ interface Document {
 
 const DOCUMENT_PATH = resolve('openapi.json');
 const BASE = 'https://amc.invalid/openapi.json';
-const ERROR_SCHEMA = 'ErrorResponseDto';
+const ERROR_SCHEMA = 'Error';
 /** Swagger UI and the document itself: served, but not part of the API they describe. */
 /** Served beside the API but not part of it: Swagger UI and its documents, and the Prometheus metrics (which METRICS_PORT can move elsewhere). */
 const NOT_THE_API = /^\/(?:docs(?:-json|-yaml)?(?:\/|$)|metrics$)/;

@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsObject, IsUUID, ValidateNested } from 'class-validator';
 import { IsLabel, IsOmittable, IsText } from '../../common/validation.decorators.js';
@@ -6,6 +6,7 @@ import { TASK_LIMITS } from './create-task.dto.js';
 import { UpdateScheduleDto } from './schedule.dto.js';
 
 /** A partial update: every field, and every field of `schedule`, may be left out and keeps its value. */
+@ApiSchema({ name: 'UpdateTaskRequest' })
 export class UpdateTaskDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 255 })
   @IsOmittable()
