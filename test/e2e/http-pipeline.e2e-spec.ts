@@ -109,14 +109,14 @@ describe('HTTP pipeline', () => {
       '/health',
     ]);
     const create = document.paths['/api/cloud/api-keys'].post;
-    expect(create.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/CreateApiKeyDto');
-    expect(create.responses['201'].content['application/json'].schema.$ref).toBe('#/components/schemas/ApiKeyEnvelopeDto');
+    expect(create.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/CreateApiKeyRequest');
+    expect(create.responses['201'].content['application/json'].schema.$ref).toBe('#/components/schemas/ApiKeyEnvelope');
     for (const status of ['400', '401', '403', '413', '415', '500', '503']) {
       expect(create.responses[status].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
     }
     expect(create.security).toEqual([{ bearer: [] }]);
-    expect(document.components.schemas.CreateApiKeyDto.properties.type.enum).toEqual(['PUBLIC', 'PRIVATE']);
-    expect(document.components.schemas.ApiKeyEnvelopeDto.required).toEqual(['apiKey']);
+    expect(document.components.schemas.CreateWorkspaceApiKeyRequest.properties.type.enum).toEqual(['PUBLIC', 'PRIVATE']);
+    expect(document.components.schemas.ApiKeyEnvelope.required).toEqual(['apiKey']);
     expect(document.components.schemas.Error.required).toEqual(['error', 'message']);
   });
 
