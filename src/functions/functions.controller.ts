@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { assistantIdPipe } from '../assistants/assistant-id.pipe.js';
 import { CurrentWorkspace } from '../auth/auth.decorators.js';
 import { ApiErrorResponses } from '../common/api-error-responses.decorator.js';
@@ -10,7 +10,7 @@ import { ResourceIdPipe } from '../common/resource-id.pipe.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { CreateFunctionDto } from './dto/create-function.dto.js';
 import { FunctionEnvelopeDto, FunctionListDto, FunctionResponseDto } from './dto/function-response.dto.js';
-import { UpdateFunctionDto } from './dto/update-function.dto.js';
+import { UPDATE_FUNCTION_EXAMPLES, UpdateFunctionDto } from './dto/update-function.dto.js';
 import { FunctionsService } from './functions.service.js';
 
 const functionIdPipe = new ResourceIdPipe('Function');
@@ -70,6 +70,7 @@ export class FunctionsController {
     description: 'A partial update: any field left out, including any field of `handler.requestHandler`, keeps its stored value.',
   })
   @ApiParam({ name: 'functionId', format: 'uuid' })
+  @ApiBody({ type: UpdateFunctionDto, examples: UPDATE_FUNCTION_EXAMPLES })
   @ApiOkResponse({ description: 'The updated function', type: FunctionEnvelopeDto })
   @ApiErrorResponses(400, 403, 404, 413, 415)
   async update(

@@ -9,7 +9,7 @@ import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { CREATE_TASK_EXAMPLES, CreateTaskDto } from './dto/create-task.dto.js';
 import { TaskListQueryDto } from './dto/task-list-query.dto.js';
 import { TaskEnvelopeDto, TaskListDto, TaskResponseDto } from './dto/task-response.dto.js';
-import { UpdateTaskDto } from './dto/update-task.dto.js';
+import { UPDATE_TASK_EXAMPLES, UpdateTaskDto } from './dto/update-task.dto.js';
 import { TasksService } from './tasks.service.js';
 
 const taskIdPipe = new ResourceIdPipe('Task');
@@ -57,6 +57,7 @@ export class TasksController {
   @Patch(':taskId')
   @ApiOperation({ operationId: 'updateTask', summary: 'Update a task', description: 'Fields left out, including fields of `schedule`, keep their values.' })
   @ApiParam({ name: 'taskId', format: 'uuid' })
+  @ApiBody({ type: UpdateTaskDto, examples: UPDATE_TASK_EXAMPLES })
   @ApiOkResponse({ description: 'The updated task', type: TaskEnvelopeDto })
   @ApiErrorResponses(400, 403, 404, 413, 415)
   async update(

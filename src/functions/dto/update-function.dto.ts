@@ -1,4 +1,4 @@
-import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { ApiPropertyOptional, ApiSchema, type ExamplesObject } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsObject, ValidateNested } from 'class-validator';
 import { IsOmittable, IsText } from '../../common/validation.decorators.js';
@@ -21,3 +21,12 @@ export class UpdateFunctionDto {
   @Type(() => UpdateHandlerDto)
   handler?: UpdateHandlerDto;
 }
+
+/** Each changes what it names and keeps the rest. */
+export const UPDATE_FUNCTION_EXAMPLES: ExamplesObject = {
+  handlerMethod: { summary: 'Call the handler with another method', value: { handler: { requestHandler: { method: 'PUT' } } } },
+  handlerHeaders: {
+    summary: 'Send other headers to the handler',
+    value: { handler: { requestHandler: { headers: '{"Authorization":"Bearer rotated-token"}' } } },
+  },
+};
