@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { Server, ServerResponse } from 'node:http';
+import type { Logger as RootLogger } from 'pino';
 import { AppModule } from './app.module.js';
 import { answerUnparsableRequestsWithJson } from './common/client-errors.js';
 import { everyRequest } from './common/every-request.js';
@@ -21,8 +22,7 @@ export function setGlobalPrefix(app: INestApplication): void {
 }
 
 /** The app, initialised, as main.ts serves it and as the e2e suites test it: same module, same HTTP pipeline. */
-export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
-  const logger = createRootLogger(config.logLevel);
+export async function createApp(config: AppConfig, logger: RootLogger = createRootLogger(config)): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new ServiceExpressAdapter(config.requestBodyTimeoutMs), {
     bodyParser: false,
     logger: nestLoggerOnto(logger),

@@ -2,7 +2,10 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import type { AddressInfo } from 'node:net';
 import { closeGracefullyOnSignals, createApp } from './app.factory.js';
+import { BootstrapService } from './bootstrap/bootstrap.service.js';
+import { startBanner } from './bootstrap/start-banner.js';
 import { AppConfig, ConfigError } from './config/app-config.js';
+import { createRootLogger, writeAfterLogged } from './logging/root-logger.js';
 
 function loadConfig(): AppConfig {
   try {
@@ -16,12 +19,15 @@ function loadConfig(): AppConfig {
 
 const logger = new Logger('Main');
 const config = loadConfig();
+const rootLogger = createRootLogger(config);
 try {
-  const app = await createApp(config);
+  const app = await createApp(config, rootLogger);
   closeGracefullyOnSignals(app, config.shutdownTimeoutMs);
   await app.listen(config.port);
   const { port } = app.getHttpServer().address() as AddressInfo;
   logger.log(`Listening on port ${port}${config.docsEnabled ? '; Swagger UI at /docs' : ''}`);
+  const keys = app.get(BootstrapService).takeIssuedKeys();
+  if (keys !== null) writeAfterLogged(rootLogger, startBanner(port, keys, config.docsEnabled));
 } catch (error) {
   logger.fatal(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AcceptsKeys, CurrentPrincipal } from '../auth/auth.decorators.js';
 import type { Principal } from '../auth/principal.js';
 import { ApiErrorResponses } from '../common/api-error-responses.decorator.js';
@@ -11,7 +11,7 @@ import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { ApiKeyType } from './api-key-type.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { ApiKeyEnvelopeDto, ApiKeyListDto, ApiKeyResponseDto } from './dto/api-key-response.dto.js';
-import { CreateApiKeyDto } from './dto/create-api-key.dto.js';
+import { CREATE_API_KEY_EXAMPLES, CREATE_API_KEY_REQUEST, CreateApiKeyDto } from './dto/create-api-key.dto.js';
 import { UpdateApiKeyDto } from './dto/update-api-key.dto.js';
 
 const apiKeyId = new ResourceIdPipe('API key');
@@ -26,6 +26,7 @@ export class ApiKeysController {
   @Idempotent()
   @AcceptsKeys(ApiKeyType.PRIVATE, ApiKeyType.ORGANIZATION)
   @ApiOperation({
+    operationId: 'createApiKey',
     summary: 'Create an API key',
     description:
       'With a private key: creates a PUBLIC key in the caller’s workspace (send only `name`). ' +
@@ -33,6 +34,7 @@ export class ApiKeysController {
       'or, with `type` ORGANIZATION and no `workspaceId`, another organization key. ' +
       'The response carries the generated `value`; a PRIVATE or ORGANIZATION key’s value is shown only here.',
   })
+  @ApiBody({ schema: CREATE_API_KEY_REQUEST, examples: CREATE_API_KEY_EXAMPLES })
   @ApiCreatedResponse({ description: 'The new key, with its value', type: ApiKeyEnvelopeDto })
   @ApiErrorResponses(400, 403, 413, 415)
   async create(@CurrentPrincipal() caller: Principal, @Body() dto: CreateApiKeyDto): Promise<ApiKeyEnvelopeDto> {
@@ -43,6 +45,7 @@ export class ApiKeysController {
   @Get()
   @AcceptsKeys(ApiKeyType.PRIVATE, ApiKeyType.ORGANIZATION)
   @ApiOperation({
+    operationId: 'listApiKeys',
     summary: 'List API keys',
     description:
       'With a private key: the PUBLIC and PRIVATE keys of its workspace, `value` only for PUBLIC keys. ' +
@@ -63,6 +66,7 @@ export class ApiKeysController {
   @Patch(':apiKeyId')
   @AcceptsKeys(ApiKeyType.PRIVATE, ApiKeyType.ORGANIZATION)
   @ApiOperation({
+    operationId: 'renameApiKey',
     summary: 'Rename an API key',
     description: 'A private key renames a key of its workspace; an organization key, an ORGANIZATION key of its organization.',
   })
@@ -80,6 +84,7 @@ export class ApiKeysController {
   @Delete(':apiKeyId')
   @AcceptsKeys(ApiKeyType.PRIVATE, ApiKeyType.ORGANIZATION)
   @ApiOperation({
+    operationId: 'revokeApiKey',
     summary: 'Revoke an API key',
     description:
       'Deletes the key; it stops authenticating at once. A private key revokes a key of its workspace; an organization key, ' +

@@ -20,7 +20,7 @@ export class AssistantsController {
 
   @Post()
   @Idempotent()
-  @ApiOperation({ summary: 'Create an assistant' })
+  @ApiOperation({ operationId: 'createAssistant', summary: 'Create an assistant' })
   @ApiCreatedResponse({ description: 'The new assistant', type: AssistantEnvelopeDto })
   @ApiErrorResponses(400, 403, 413, 415)
   async create(@CurrentWorkspace() workspaceId: string, @Body() dto: CreateAssistantDto): Promise<AssistantEnvelopeDto> {
@@ -28,7 +28,7 @@ export class AssistantsController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List the assistants of the workspace' })
+  @ApiOperation({ operationId: 'listAssistants', summary: 'List the assistants of the workspace' })
   @ApiPageResponse({ description: 'The assistants', type: AssistantListDto })
   @ApiErrorResponses(400, 403)
   async list(
@@ -42,7 +42,7 @@ export class AssistantsController {
   }
 
   @Get(':assistantId')
-  @ApiOperation({ summary: 'Get an assistant' })
+  @ApiOperation({ operationId: 'getAssistant', summary: 'Get an assistant' })
   @ApiParam({ name: 'assistantId', format: 'uuid' })
   @ApiOkResponse({ description: 'The assistant', type: AssistantEnvelopeDto })
   @ApiErrorResponses(403, 404)
@@ -55,6 +55,7 @@ export class AssistantsController {
 
   @Patch(':assistantId')
   @ApiOperation({
+    operationId: 'updateAssistant',
     summary: 'Update an assistant',
     description: 'Fields left out stay as they are. The provider cannot change once the assistant exists.',
   })
@@ -71,6 +72,7 @@ export class AssistantsController {
 
   @Delete(':assistantId')
   @ApiOperation({
+    operationId: 'deleteAssistant',
     summary: 'Delete an assistant',
     description: 'Deletes the assistant with its tools, MCP servers, functions and initial messages, all at once.',
   })

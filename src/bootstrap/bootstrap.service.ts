@@ -11,7 +11,7 @@ import { Workspace } from '../workspaces/entities/workspace.entity.js';
 /** Names the lock that makes replicas starting together on one empty database bootstrap once. */
 const BOOTSTRAP_LOCK_ID = 7_310_422_002;
 
-interface BootstrapKey {
+export interface BootstrapKey {
   type: ApiKeyType;
   value: string;
   /** The environment variable it came from, or undefined when generated here. */
@@ -20,12 +20,13 @@ interface BootstrapKey {
 
 /**
  * On an empty database: one organization, one workspace, an ORGANIZATION key and a PRIVATE key,
- * so that a fresh install can be used at once. Generated key values are printed once; values
- * supplied through the environment are not echoed.
+ * so that a fresh install can be used at once. main.ts prints the keys made at start-up once
+ * (start-banner.ts); values supplied through the environment are not echoed.
  */
 @Injectable()
 export class BootstrapService implements OnApplicationBootstrap {
   private readonly logger = new Logger('Bootstrap');
+  private issuedKeys: BootstrapKey[] | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -33,9 +34,15 @@ export class BootstrapService implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const keys = await this.ensureBootstrapped();
-    if (keys !== null) printBootstrapKeys(keys);
-    else await this.warnOfIgnoredKeys();
+    this.issuedKeys = await this.ensureBootstrapped();
+    if (this.issuedKeys === null) await this.warnOfIgnoredKeys();
+  }
+
+  /** The keys made at start-up (null when the database was not empty), handed out once. */
+  takeIssuedKeys(): BootstrapKey[] | null {
+    const keys = this.issuedKeys;
+    this.issuedKeys = null;
+    return keys;
   }
 
   /** A configured key that a database bootstrapped earlier does not hold is not used: say so, without its value. */
@@ -84,21 +91,4 @@ function bootstrapKey(type: ApiKeyType, configured: string | undefined, variable
   return configured === undefined
     ? { type, value: generateApiKeyValue(type), source: undefined }
     : { type, value: configured, source: variable };
-}
-
-/** Straight to stdout rather than through the logger: shown once to the operator, never shipped as a log line. */
-function printBootstrapKeys(keys: BootstrapKey[]): void {
-  const lines = keys.map(({ type, value, source }) =>
-    source === undefined ? `  ${type.padEnd(12)} ${value}` : `  ${type.padEnd(12)} the value of ${source}`,
-  );
-  process.stdout.write(
-    [
-      '',
-      'Bootstrapped an empty database with one organization and one workspace. Its API keys:',
-      ...lines,
-      'Store them now: only their digests are kept, and this is not shown again.',
-      '',
-      '',
-    ].join('\n'),
-  );
 }

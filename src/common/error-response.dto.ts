@@ -1,5 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
+@ApiSchema({ name: 'Error' })
 export class ErrorResponseDto {
   @ApiProperty({ description: 'The HTTP reason phrase of the status', example: 'Bad Request' })
   error: string;

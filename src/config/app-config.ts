@@ -3,6 +3,8 @@ import { isAbsolute, resolve } from 'node:path';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ['pretty', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export class ConfigError extends Error {}
 
@@ -21,6 +23,8 @@ export class AppConfig {
   readonly databasePoolSize: number;
   readonly dataDir: string;
   readonly logLevel: LogLevel;
+  /** Undefined: readable lines when stdout is a terminal, JSON otherwise. */
+  readonly logFormat: LogFormat | undefined;
   readonly bootstrapOrganizationKey: string | undefined;
   readonly bootstrapPrivateKey: string | undefined;
   /** How long a verified API key is trusted without asking the database again; 0 asks every time. */
@@ -71,6 +75,7 @@ export class AppConfig {
       databasePoolSize: boundedInteger(env, 'DATABASE_POOL_SIZE', 10, 1, MAX_DATABASE_POOL_SIZE),
       dataDir: dataDir(env.DATA_DIR),
       logLevel: logLevel(env.LOG_LEVEL),
+      logFormat: logFormat(env.LOG_FORMAT),
       bootstrapOrganizationKey: organizationKey,
       bootstrapPrivateKey: privateKey,
       apiKeyCacheTtlMs: boundedInteger(env, 'API_KEY_CACHE_SECONDS', 10, 0, MAX_API_KEY_CACHE_SECONDS) * 1000,
@@ -215,6 +220,14 @@ function logLevel(raw: string | undefined): LogLevel {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
   }
   return value as LogLevel;
+}
+
+function logFormat(raw: string | undefined): LogFormat | undefined {
+  const value = present(raw)?.toLowerCase();
+  if (value !== undefined && !(LOG_FORMATS as readonly string[]).includes(value)) {
+    throw new ConfigError(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}, got "${value}"`);
+  }
+  return value as LogFormat | undefined;
 }
 
 const MAX_API_KEY_CACHE_SECONDS = 300;

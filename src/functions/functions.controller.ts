@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { assistantIdPipe } from '../assistants/assistant-id.pipe.js';
 import { CurrentWorkspace } from '../auth/auth.decorators.js';
 import { ApiErrorResponses } from '../common/api-error-responses.decorator.js';
@@ -10,7 +10,7 @@ import { ResourceIdPipe } from '../common/resource-id.pipe.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { CreateFunctionDto } from './dto/create-function.dto.js';
 import { FunctionEnvelopeDto, FunctionListDto, FunctionResponseDto } from './dto/function-response.dto.js';
-import { UpdateFunctionDto } from './dto/update-function.dto.js';
+import { UPDATE_FUNCTION_EXAMPLES, UpdateFunctionDto } from './dto/update-function.dto.js';
 import { FunctionsService } from './functions.service.js';
 
 const functionIdPipe = new ResourceIdPipe('Function');
@@ -24,7 +24,7 @@ export class FunctionsController {
 
   @Post()
   @Idempotent()
-  @ApiOperation({ summary: 'Create a function' })
+  @ApiOperation({ operationId: 'createFunction', summary: 'Create a function' })
   @ApiCreatedResponse({ description: 'The new function', type: FunctionEnvelopeDto })
   @ApiErrorResponses(400, 403, 404, 413, 415)
   async create(
@@ -36,7 +36,7 @@ export class FunctionsController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List the functions of an assistant' })
+  @ApiOperation({ operationId: 'listFunctions', summary: 'List the functions of an assistant' })
   @ApiPageResponse({ description: 'The functions', type: FunctionListDto })
   @ApiErrorResponses(400, 403, 404)
   async list(
@@ -51,7 +51,7 @@ export class FunctionsController {
   }
 
   @Get(':functionId')
-  @ApiOperation({ summary: 'Get a function' })
+  @ApiOperation({ operationId: 'getFunction', summary: 'Get a function' })
   @ApiParam({ name: 'functionId', format: 'uuid' })
   @ApiOkResponse({ description: 'The function', type: FunctionEnvelopeDto })
   @ApiErrorResponses(403, 404)
@@ -65,10 +65,12 @@ export class FunctionsController {
 
   @Patch(':functionId')
   @ApiOperation({
+    operationId: 'updateFunction',
     summary: 'Update a function',
     description: 'A partial update: any field left out, including any field of `handler.requestHandler`, keeps its stored value.',
   })
   @ApiParam({ name: 'functionId', format: 'uuid' })
+  @ApiBody({ type: UpdateFunctionDto, examples: UPDATE_FUNCTION_EXAMPLES })
   @ApiOkResponse({ description: 'The updated function', type: FunctionEnvelopeDto })
   @ApiErrorResponses(400, 403, 404, 413, 415)
   async update(
@@ -81,7 +83,7 @@ export class FunctionsController {
   }
 
   @Delete(':functionId')
-  @ApiOperation({ summary: 'Delete a function' })
+  @ApiOperation({ operationId: 'deleteFunction', summary: 'Delete a function' })
   @ApiParam({ name: 'functionId', format: 'uuid' })
   @ApiOkResponse({ description: 'The deleted function', type: FunctionEnvelopeDto })
   @ApiErrorResponses(403, 404)

@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiSchema, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PublicRoute } from '../auth/auth.decorators.js';
@@ -8,6 +8,7 @@ import { UnavailableError } from '../common/errors.js';
 
 const DATABASE_CHECK_TIMEOUT_MS = 2000;
 
+@ApiSchema({ name: 'Health' })
 class HealthDto {
   @ApiProperty({ enum: ['ok'] })
   status: 'ok';
@@ -20,7 +21,7 @@ export class HealthController {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   @Get()
-  @ApiOperation({ summary: 'Whether the service can serve: 200 when the database answers, 503 when not (as /health/ready). No API key.' })
+  @ApiOperation({ operationId: 'checkHealth', summary: 'Whether the service can serve: 200 when the database answers, 503 when not (as /health/ready). No API key.' })
   @ApiOkResponse({ description: 'The database answers', type: HealthDto })
   @ApiPublicRouteErrorResponses()
   check(): Promise<HealthDto> {
@@ -29,6 +30,7 @@ export class HealthController {
 
   @Get('live')
   @ApiOperation({
+    operationId: 'checkLiveness',
     summary:
       'Liveness probe: 200 whenever the process answers, without asking the database (a database outage must not get every replica restarted). No API key.',
   })
@@ -39,7 +41,10 @@ export class HealthController {
   }
 
   @Get('ready')
-  @ApiOperation({ summary: 'Readiness probe: 200 when the database answers, 503 when not, so that a load balancer sends requests elsewhere. No API key.' })
+  @ApiOperation({
+    operationId: 'checkReadiness',
+    summary: 'Readiness probe: 200 when the database answers, 503 when not, so that a load balancer sends requests elsewhere. No API key.',
+  })
   @ApiOkResponse({ description: 'The database answers', type: HealthDto })
   @ApiPublicRouteErrorResponses()
   async ready(): Promise<HealthDto> {

@@ -15,7 +15,7 @@ export class InitialMessagesController {
   constructor(private readonly messages: InitialMessagesService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Get the initial messages of an assistant' })
+  @ApiOperation({ operationId: 'listInitialMessages', summary: 'Get the initial messages of an assistant' })
   @ApiOkResponse({ description: 'The initial messages, in the order they were sent', type: InitialMessageListDto })
   @ApiErrorResponses(403, 404)
   async list(
@@ -28,6 +28,7 @@ export class InitialMessagesController {
 
   @Put()
   @ApiOperation({
+    operationId: 'replaceInitialMessages',
     summary: 'Replace the initial messages of an assistant',
     description: 'The list sent replaces the stored one whole, in one transaction; `[]` deletes them all. A bad item anywhere changes nothing.',
   })

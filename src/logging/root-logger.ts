@@ -1,23 +1,63 @@
 import type { LoggerService } from '@nestjs/common';
 import { Logger as NestPinoLogger, PinoLogger } from 'nestjs-pino';
 import { pino, type Logger } from 'pino';
-import type { LogLevel } from '../config/app-config.js';
+import pinoPretty from 'pino-pretty';
+import type { AppConfig, LogFormat } from '../config/app-config.js';
 import { pinoLevel } from '../config/log-levels.js';
 
 /**
- * One JSON line per event on stdout (written asynchronously; pino flushes what is pending on exit).
+ * One event per line on stdout: JSON (written asynchronously; pino flushes what is pending on exit),
+ * or on a terminal readable lines. The readable stream is synchronous and in this thread: a pino
+ * transport would run it in a worker that can lose the last lines when the process exits.
  * Nothing here logs a request or response object: request-logging.ts picks the fields it names.
  */
-export function createRootLogger(level: LogLevel): Logger {
-  return pino({ level: pinoLevel(level), timestamp: pino.stdTimeFunctions.isoTime, base: { pid: process.pid } });
+export function createRootLogger({ logLevel, logFormat }: Pick<AppConfig, 'logLevel' | 'logFormat'>): Logger {
+  const options = { level: pinoLevel(logLevel), timestamp: pino.stdTimeFunctions.isoTime, base: { pid: process.pid } };
+  return effectiveFormat(logFormat) === 'pretty' ? pino(options, readableLines()) : pino(options);
+}
+
+function effectiveFormat(configured: LogFormat | undefined): LogFormat {
+  return configured ?? (process.stdout.isTTY ? 'pretty' : 'json');
+}
+
+function readableLines(): pinoPretty.PrettyStream {
+  return pinoPretty({
+    sync: true,
+    colorize: process.stdout.isTTY === true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,context',
+    messageFormat: '{if context}[{context}] {end}{msg}',
+    singleLine: true,
+  });
 }
 
 /**
- * Nest's own logging (start-up, shutdown, the exception filter) through nestjs-pino onto `logger`.
+ * Plain text onto the logger's own destination, so that it follows every line logged before it: JSON
+ * lines are written asynchronously, and a direct process.stdout.write could overtake them.
+ */
+export function writeAfterLogged(logger: Logger, text: string): void {
+  (logger as unknown as Record<symbol, NodeJS.WritableStream>)[pino.symbols.streamSym].write(text);
+}
+
+/** Nest's start-up wiring: one line per module and per route (about 80), worth reading only when debugging. */
+const WIRING_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
+
+/**
+ * Nest's own logging (start-up, shutdown, the exception filter) through nestjs-pino onto `logger`,
+ * its module and route wiring at debug level.
  * Without nestjs-pino's LoggerModule: its per-request binding runs every request in an
  * AsyncLocalStorage, which on Node 20 hooks every promise the request makes. The lines that concern
  * a request name its `requestId` themselves.
  */
 export function nestLoggerOnto(logger: Logger): LoggerService {
-  return new NestPinoLogger(new PinoLogger({ pinoHttp: { logger } }), {});
+  const nest = new NestPinoLogger(new PinoLogger({ pinoHttp: { logger } }), {});
+  return {
+    log: (message: unknown, ...params: unknown[]) =>
+      WIRING_CONTEXTS.has(params.at(-1) as string) ? nest.debug(message, ...params) : nest.log(message, ...params),
+    error: (message: unknown, ...params: unknown[]) => nest.error(message, ...params),
+    warn: (message: unknown, ...params: unknown[]) => nest.warn(message, ...params),
+    debug: (message: unknown, ...params: unknown[]) => nest.debug(message, ...params),
+    verbose: (message: unknown, ...params: unknown[]) => nest.verbose(message, ...params),
+    fatal: (message: unknown, ...params: unknown[]) => nest.fatal(message, ...params),
+  };
 }

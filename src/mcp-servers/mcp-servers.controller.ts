@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { assistantIdPipe } from '../assistants/assistant-id.pipe.js';
 import { CurrentWorkspace } from '../auth/auth.decorators.js';
 import { ApiErrorResponses } from '../common/api-error-responses.decorator.js';
@@ -8,7 +8,7 @@ import { NextPageLink } from '../common/pagination/next-page-link.decorator.js';
 import { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { ResourceIdPipe } from '../common/resource-id.pipe.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
-import { CreateMcpServerDto } from './dto/create-mcp-server.dto.js';
+import { CREATE_MCP_SERVER_EXAMPLES, CREATE_MCP_SERVER_REQUEST, CreateMcpServerDto } from './dto/create-mcp-server.dto.js';
 import { McpServerEnvelopeDto, McpServerListDto, McpServerResponseDto } from './dto/mcp-server-response.dto.js';
 import { McpServersService } from './mcp-servers.service.js';
 
@@ -24,9 +24,11 @@ export class McpServersController {
   @Post()
   @Idempotent()
   @ApiOperation({
+    operationId: 'createMcpServer',
     summary: 'Add an MCP server',
     description: 'Send `transportType` and the transport object of that type: `sseTransport` for SSE, `httpTransport` for HTTP.',
   })
+  @ApiBody({ schema: CREATE_MCP_SERVER_REQUEST, examples: CREATE_MCP_SERVER_EXAMPLES })
   @ApiCreatedResponse({ description: 'The new MCP server', type: McpServerEnvelopeDto })
   @ApiErrorResponses(400, 403, 404, 413, 415)
   async create(
@@ -38,7 +40,7 @@ export class McpServersController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List the MCP servers of an assistant' })
+  @ApiOperation({ operationId: 'listMcpServers', summary: 'List the MCP servers of an assistant' })
   @ApiPageResponse({ description: 'The MCP servers', type: McpServerListDto })
   @ApiErrorResponses(400, 403, 404)
   async list(
@@ -53,7 +55,7 @@ export class McpServersController {
   }
 
   @Get(':mcpServerId')
-  @ApiOperation({ summary: 'Get an MCP server' })
+  @ApiOperation({ operationId: 'getMcpServer', summary: 'Get an MCP server' })
   @ApiParam({ name: 'mcpServerId', format: 'uuid' })
   @ApiOkResponse({ description: 'The MCP server', type: McpServerEnvelopeDto })
   @ApiErrorResponses(403, 404)
@@ -66,7 +68,7 @@ export class McpServersController {
   }
 
   @Delete(':mcpServerId')
-  @ApiOperation({ summary: 'Delete an MCP server', description: 'Refused (409) while a computer-use tool of the assistant names it.' })
+  @ApiOperation({ operationId: 'deleteMcpServer', summary: 'Delete an MCP server', description: 'Refused (409) while a computer-use tool of the assistant names it.' })
   @ApiParam({ name: 'mcpServerId', format: 'uuid' })
   @ApiOkResponse({ description: 'The deleted MCP server', type: McpServerEnvelopeDto })
   @ApiErrorResponses(403, 404, 409)

@@ -1,6 +1,11 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { readFileSync } from 'node:fs';
 import { RATE_LIMIT_HEADERS } from '../rate-limit/rate-limit-headers.js';
+import { registeredOneOfs } from './documented-models.js';
+
+/** The package's version: the document's `info.version`. */
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 const TAGS: Record<string, string> = {
   health: 'Whether the service and its database answer',
@@ -22,13 +27,15 @@ export function buildApiDocument(app: INestApplication): OpenAPIObject {
       'Manage API keys, assistants and their tools, MCP servers, functions and initial messages, and scheduled tasks. ' +
         'Every route under /api/cloud takes `Authorization: Bearer <API_KEY>`. Every error body is `{error, message}`.',
     )
-    .setVersion('1')
+    .setVersion(VERSION)
     .addServer('/', 'This service')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'An API key: sk_… (private), ok_… (organization)' });
   for (const [name, description] of Object.entries(TAGS)) config.addTag(name, description);
-  const document = SwaggerModule.createDocument(app, config.build());
-  document.info = { ...document.info, contact: undefined, license: { name: 'UNLICENSED' } };
-  document.components = { ...document.components, schemas: closedObjects(document.components?.schemas ?? {}) };
+  const oneOfs = registeredOneOfs();
+  const document = SwaggerModule.createDocument(app, config.build(), { extraModels: oneOfs.models });
+  document.info = { ...document.info, contact: undefined };
+  const schemas = { ...document.components?.schemas, ...oneOfs.schemas };
+  document.components = { ...document.components, schemas: closedObjects(plainReferencesTo(Object.keys(oneOfs.schemas), schemas)) };
   documentRateLimitHeaders(document);
   return document;
 }
@@ -50,6 +57,26 @@ function documentRateLimitHeaders(document: OpenAPIObject): void {
 }
 
 type Schemas = NonNullable<NonNullable<OpenAPIObject['components']>['schemas']>;
+
+/**
+ * @nestjs/swagger writes a property of a schema it did not make from a class as `allOf: [{$ref}]`;
+ * generators read allOf of a schema with a discriminator as inheritance from it (openapi-typescript
+ * then drops the discriminating property). A property that is one of `names` is their plain `$ref`.
+ */
+function plainReferencesTo(names: string[], schemas: Schemas): Schemas {
+  const refs = new Set(names.map((name) => `#/components/schemas/${name}`));
+  const plain = (property: Schemas[string]) =>
+    'allOf' in property && property.allOf?.length === 1 && Object.keys(property).length === 1 && '$ref' in property.allOf[0] && refs.has(property.allOf[0].$ref)
+      ? property.allOf[0]
+      : property;
+  return Object.fromEntries(
+    Object.entries(schemas).map(([name, schema]) =>
+      'properties' in schema && schema.properties !== undefined
+        ? [name, { ...schema, properties: Object.fromEntries(Object.entries(schema.properties).map(([key, property]) => [key, plain(property)])) }]
+        : [name, schema],
+    ),
+  );
+}
 
 /**
  * Every body is an object of exactly its documented fields: the validation pipe refuses unknown

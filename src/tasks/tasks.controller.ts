@@ -1,15 +1,15 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentWorkspace } from '../auth/auth.decorators.js';
 import { ApiErrorResponses } from '../common/api-error-responses.decorator.js';
 import { ApiPageResponse } from '../common/pagination/api-page-response.decorator.js';
 import { NextPageLink } from '../common/pagination/next-page-link.decorator.js';
 import { ResourceIdPipe } from '../common/resource-id.pipe.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
-import { CreateTaskDto } from './dto/create-task.dto.js';
+import { CREATE_TASK_EXAMPLES, CreateTaskDto } from './dto/create-task.dto.js';
 import { TaskListQueryDto } from './dto/task-list-query.dto.js';
 import { TaskEnvelopeDto, TaskListDto, TaskResponseDto } from './dto/task-response.dto.js';
-import { UpdateTaskDto } from './dto/update-task.dto.js';
+import { UPDATE_TASK_EXAMPLES, UpdateTaskDto } from './dto/update-task.dto.js';
 import { TasksService } from './tasks.service.js';
 
 const taskIdPipe = new ResourceIdPipe('Task');
@@ -22,7 +22,8 @@ export class TasksController {
 
   @Post()
   @Idempotent()
-  @ApiOperation({ summary: 'Create a scheduled task', description: 'Without `threadId`, the task gets a new thread of its own.' })
+  @ApiOperation({ operationId: 'createTask', summary: 'Create a scheduled task', description: 'Without `threadId`, the task gets a new thread of its own.' })
+  @ApiBody({ type: CreateTaskDto, examples: CREATE_TASK_EXAMPLES })
   @ApiCreatedResponse({ description: 'The new task', type: TaskEnvelopeDto })
   @ApiErrorResponses(400, 403, 413, 415)
   async create(@CurrentWorkspace() workspaceId: string, @Body() dto: CreateTaskDto): Promise<TaskEnvelopeDto> {
@@ -30,7 +31,7 @@ export class TasksController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List the tasks of the workspace', description: 'With `key`, only the tasks whose key matches it exactly.' })
+  @ApiOperation({ operationId: 'listTasks', summary: 'List the tasks of the workspace', description: 'With `key`, only the tasks whose key matches it exactly.' })
   @ApiPageResponse({ description: 'The tasks', type: TaskListDto })
   @ApiErrorResponses(400, 403)
   async list(
@@ -45,7 +46,7 @@ export class TasksController {
   }
 
   @Get(':taskId')
-  @ApiOperation({ summary: 'Get a task' })
+  @ApiOperation({ operationId: 'getTask', summary: 'Get a task' })
   @ApiParam({ name: 'taskId', format: 'uuid' })
   @ApiOkResponse({ description: 'The task', type: TaskEnvelopeDto })
   @ApiErrorResponses(403, 404)
@@ -54,8 +55,9 @@ export class TasksController {
   }
 
   @Patch(':taskId')
-  @ApiOperation({ summary: 'Update a task', description: 'Fields left out, including fields of `schedule`, keep their values.' })
+  @ApiOperation({ operationId: 'updateTask', summary: 'Update a task', description: 'Fields left out, including fields of `schedule`, keep their values.' })
   @ApiParam({ name: 'taskId', format: 'uuid' })
+  @ApiBody({ type: UpdateTaskDto, examples: UPDATE_TASK_EXAMPLES })
   @ApiOkResponse({ description: 'The updated task', type: TaskEnvelopeDto })
   @ApiErrorResponses(400, 403, 404, 413, 415)
   async update(
@@ -67,7 +69,7 @@ export class TasksController {
   }
 
   @Delete(':taskId')
-  @ApiOperation({ summary: 'Delete a task', description: 'Its thread stays.' })
+  @ApiOperation({ operationId: 'deleteTask', summary: 'Delete a task', description: 'Its thread stays.' })
   @ApiParam({ name: 'taskId', format: 'uuid' })
   @ApiOkResponse({ description: 'The deleted task', type: TaskEnvelopeDto })
   @ApiErrorResponses(403, 404)

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/commo
 import {
   ApiBadRequestResponse,
   ApiBearerAuth,
+  ApiBody,
   ApiCreatedResponse,
   ApiExtraModels,
   ApiOkResponse,
@@ -19,7 +20,7 @@ import { NextPageLink } from '../common/pagination/next-page-link.decorator.js';
 import { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { ResourceIdPipe } from '../common/resource-id.pipe.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
-import { CreateToolDto } from './dto/create-tool.dto.js';
+import { CREATE_TOOL_EXAMPLES, CREATE_TOOL_REQUEST, CreateToolDto } from './dto/create-tool.dto.js';
 import { ToolEnvelopeDto, ToolListDto, ToolResponseDto } from './dto/tool-response.dto.js';
 import { ToolTypeUnavailableDto } from './dto/tool-type-unavailable.dto.js';
 import { describeToolAvailability } from './tool-availability.js';
@@ -37,12 +38,14 @@ export class ToolsController {
   @Post()
   @Idempotent()
   @ApiOperation({
+    operationId: 'createTool',
     summary: 'Create a tool',
     description:
       'Send `type` and, for FILE_SEARCH, IMAGE_GENERATION or COMPUTER_USE, that type’s settings object; ' +
       'omitted settings take their defaults and every field is returned. ' +
       `The tool types each provider offers: ${describeToolAvailability()}.`,
   })
+  @ApiBody({ schema: CREATE_TOOL_REQUEST, examples: CREATE_TOOL_EXAMPLES })
   @ApiCreatedResponse({ description: 'The new tool', type: ToolEnvelopeDto })
   @ApiExtraModels(ErrorResponseDto, ToolTypeUnavailableDto)
   @ApiBadRequestResponse({
@@ -61,7 +64,7 @@ export class ToolsController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List the tools of an assistant' })
+  @ApiOperation({ operationId: 'listTools', summary: 'List the tools of an assistant' })
   @ApiPageResponse({ description: 'The tools', type: ToolListDto })
   @ApiErrorResponses(400, 403, 404)
   async list(
@@ -76,7 +79,7 @@ export class ToolsController {
   }
 
   @Delete(':toolId')
-  @ApiOperation({ summary: 'Delete a tool' })
+  @ApiOperation({ operationId: 'deleteTool', summary: 'Delete a tool' })
   @ApiParam({ name: 'toolId', format: 'uuid' })
   @ApiOkResponse({ description: 'The deleted tool', type: ToolEnvelopeDto })
   @ApiErrorResponses(403, 404)

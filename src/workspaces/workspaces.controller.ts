@@ -20,7 +20,7 @@ export class WorkspacesController {
 
   @Post()
   @Idempotent()
-  @ApiOperation({ summary: 'Create a workspace in the organization of the key' })
+  @ApiOperation({ operationId: 'createWorkspace', summary: 'Create a workspace in the organization of the key' })
   @ApiCreatedResponse({ description: 'The new workspace', type: WorkspaceEnvelopeDto })
   @ApiErrorResponses(400, 403, 413, 415)
   async create(@CurrentPrincipal() caller: Principal, @Body() dto: CreateWorkspaceDto): Promise<WorkspaceEnvelopeDto> {
@@ -28,7 +28,7 @@ export class WorkspacesController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List the workspaces of the organization of the key' })
+  @ApiOperation({ operationId: 'listWorkspaces', summary: 'List the workspaces of the organization of the key' })
   @ApiPageResponse({ description: 'The workspaces', type: WorkspaceListDto })
   @ApiErrorResponses(400, 403)
   async list(

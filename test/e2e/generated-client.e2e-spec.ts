@@ -5,7 +5,7 @@ import type { components, operations, paths } from '../generated/api.js';
 import { PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
 type Schemas = components['schemas'];
-type TaskListQuery = NonNullable<operations['TasksController_list']['parameters']['query']>;
+type TaskListQuery = NonNullable<operations['listTasks']['parameters']['query']>;
 
 /** The body of a successful call; otherwise a failure that shows the status and the error body. */
 function dataOf<T>(result: { data?: T; error?: unknown; response: Response }, status: number): T {
@@ -53,20 +53,22 @@ describe('A client generated from the OpenAPI document (openapi-typescript + ope
     expect(assistant).toMatchObject({ name: 'Support', provider: 'OPENAI', model: 'gpt-4.1', instructions: null });
     const onAssistant = { params: { path: { assistantId: assistant.id } } };
 
-    const toolBodies: Schemas['CreateToolDto'][] = [
+    const toolBodies: Schemas['CreateToolRequest'][] = [
       { type: 'WEB_SEARCH' },
       { type: 'CODE_INTERPRETER' },
       { type: 'IMAGE_GENERATION', imageGenerationTool: { quality: 'HIGH', outputFormat: 'WEBP' } },
       { type: 'FILE_SEARCH', fileSearchTool: { vectorStoreIds: ['vs_handbook'], maxNumResults: 5 } },
       { type: 'COMPUTER_USE', computerUseTool: { displayWidth: 1280, displayHeight: 800 } },
     ];
-    const tools: Schemas['ToolResponseDto'][] = [];
+    const tools: Schemas['Tool'][] = [];
     for (const body of toolBodies) {
       tools.push(dataOf(await api.POST('/api/cloud/assistants/{assistantId}/tools', { ...onAssistant, body }), 201).tool);
     }
     expect(tools.map(({ type }) => type)).toEqual(['WEB_SEARCH', 'CODE_INTERPRETER', 'IMAGE_GENERATION', 'FILE_SEARCH', 'COMPUTER_USE']);
-    expect(tools[0].webSearchTool).toEqual({});
-    expect(tools[2].imageGenerationTool).toEqual({
+    // Each tool is narrowed by its type to the one variant that carries its settings object.
+    const [webSearch, , imageGeneration, fileSearch, computerUse] = tools;
+    expect(webSearch.type === 'WEB_SEARCH' && webSearch.webSearchTool).toEqual({});
+    expect(imageGeneration.type === 'IMAGE_GENERATION' && imageGeneration.imageGenerationTool).toEqual({
       model: 'vendor-image-1',
       quality: 'HIGH',
       size: 'AUTO',
@@ -74,8 +76,8 @@ describe('A client generated from the OpenAPI document (openapi-typescript + ope
       background: 'AUTO',
       partialImages: 0,
     });
-    expect(tools[3].fileSearchTool).toEqual({ vectorStoreIds: ['vs_handbook'], maxNumResults: 5 });
-    expect(tools[4].computerUseTool).toEqual({ displayWidth: 1280, displayHeight: 800, environment: 'LINUX', mcpServerId: null });
+    expect(fileSearch.type === 'FILE_SEARCH' && fileSearch.fileSearchTool).toEqual({ vectorStoreIds: ['vs_handbook'], maxNumResults: 5 });
+    expect(computerUse.type === 'COMPUTER_USE' && computerUse.computerUseTool).toEqual({ displayWidth: 1280, displayHeight: 800, environment: 'LINUX', mcpServerId: null });
 
     const { mcpServer } = dataOf(
       await api.POST('/api/cloud/assistants/{assistantId}/mcp-servers', {
@@ -94,12 +96,12 @@ describe('A client generated from the OpenAPI document (openapi-typescript + ope
       }),
       201,
     );
-    expect(linked.computerUseTool).toEqual({ displayWidth: 1920, displayHeight: 1080, environment: 'BROWSER', mcpServerId: mcpServer.id });
+    expect(linked.type === 'COMPUTER_USE' && linked.computerUseTool).toEqual({ displayWidth: 1920, displayHeight: 1080, environment: 'BROWSER', mcpServerId: mcpServer.id });
 
     const { tools: listedTools } = dataOf(await api.GET('/api/cloud/assistants/{assistantId}/tools', onAssistant), 200);
     expect(listedTools.map(({ id }) => id)).toEqual([...tools, linked].map(({ id }) => id));
 
-    const greetings: Schemas['InitialMessageInputDto'][] = [
+    const greetings: Schemas['InitialMessageInput'][] = [
       { role: 'ASSISTANT', content: 'Hello! How can I help you today?' },
       { role: 'ASSISTANT', content: 'You can ask me about your orders.' },
     ];
@@ -112,7 +114,7 @@ describe('A client generated from the OpenAPI document (openapi-typescript + ope
     const { initialMessages } = dataOf(await api.GET('/api/cloud/assistants/{assistantId}/initial-messages', onAssistant), 200);
     expect(initialMessages).toEqual(replaced.initialMessages);
 
-    const schedule: Schemas['ScheduleDto'] = { start: '2026-12-01T09:30:00', timeZone: 'Europe/Berlin', recurrenceRules: [{ frequency: 'daily' }] };
+    const schedule: Schemas['ScheduleInput'] = { start: '2026-12-01T09:30:00', timeZone: 'Europe/Berlin', recurrenceRules: [{ frequency: 'daily' }] };
     const { task: first } = dataOf(
       await api.POST('/api/cloud/tasks', { body: { title: 'Daily summary', message: 'Summarise yesterday.', schedule, key: 'reports' } }),
       201,
@@ -120,7 +122,7 @@ describe('A client generated from the OpenAPI document (openapi-typescript + ope
     expect(first).toMatchObject({ title: 'Daily summary', key: 'reports', schedule });
     const reports = [first];
     for (const title of ['Weekly summary', 'Monthly summary']) {
-      const body: Schemas['CreateTaskDto'] = { title, message: 'Summarise.', schedule, key: 'reports', threadId: first.threadId };
+      const body: Schemas['CreateTaskRequest'] = { title, message: 'Summarise.', schedule, key: 'reports', threadId: first.threadId };
       reports.push(dataOf(await api.POST('/api/cloud/tasks', { body }), 201).task);
     }
     const { task: unkeyed } = dataOf(await api.POST('/api/cloud/tasks', { body: { title: 'Ping', message: 'Ping.', schedule } }), 201);

@@ -111,15 +111,16 @@ describe('HTTP pipeline', () => {
       '/health/ready',
     ]);
     const create = document.paths['/api/cloud/api-keys'].post;
-    expect(create.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/CreateApiKeyDto');
-    expect(create.responses['201'].content['application/json'].schema.$ref).toBe('#/components/schemas/ApiKeyEnvelopeDto');
+    expect(create.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/CreateApiKeyRequest');
+    expect(create.responses['201'].content['application/json'].schema.$ref).toBe('#/components/schemas/ApiKeyEnvelope');
     for (const status of ['400', '401', '403', '413', '415', '500', '503']) {
-      expect(create.responses[status].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorResponseDto');
+      expect(create.responses[status].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
     }
     expect(create.security).toEqual([{ bearer: [] }]);
-    expect(document.components.schemas.CreateApiKeyDto.properties.type.enum).toEqual(['PUBLIC', 'PRIVATE', 'ORGANIZATION']);
-    expect(document.components.schemas.ApiKeyEnvelopeDto.required).toEqual(['apiKey']);
-    expect(document.components.schemas.ErrorResponseDto.required).toEqual(['error', 'message']);
+    expect(document.components.schemas.CreateWorkspaceApiKeyRequest.properties.type.enum).toEqual(['PUBLIC', 'PRIVATE']);
+    expect(document.components.schemas.CreateOrganizationApiKeyRequest.properties.type.enum).toEqual(['ORGANIZATION']);
+    expect(document.components.schemas.ApiKeyEnvelope.required).toEqual(['apiKey']);
+    expect(document.components.schemas.Error.required).toEqual(['error', 'message']);
   });
 
   // What keeps Express's per-request Object.setPrototypeOf a no-op (see service-express.adapter.ts):

@@ -253,9 +253,9 @@ describe('Limits', () => {
   it('documents each limit in the OpenAPI schema', async () => {
     const { components } = (await t.http.get('/docs-json').expect(200)).body as { components: { schemas: Record<string, { properties: Record<string, Body> }> } };
     const property = (schema: string, name: string) => components.schemas[schema].properties[name];
-    expect(property('FileSearchToolSettingsDto', 'vectorStoreIds')).toMatchObject({ maxItems: 100, items: { type: 'string', maxLength: 255 } });
-    expect(property('McpTransportSettingsDto', 'headers')).toMatchObject({ maxProperties: 50, additionalProperties: { maxLength: 8192 } });
-    for (const schema of ['ScheduleDto', 'UpdateScheduleDto']) {
+    expect(property('FileSearchToolSettingsInput', 'vectorStoreIds')).toMatchObject({ maxItems: 100, items: { type: 'string', maxLength: 255 } });
+    expect(property('McpTransportInput', 'headers')).toMatchObject({ maxProperties: 50, additionalProperties: { maxLength: 8192 } });
+    for (const schema of ['ScheduleInput', 'UpdateScheduleInput']) {
       expect(property(schema, 'start')).toMatchObject({ maxLength: 64 });
       expect(property(schema, 'timeZone')).toMatchObject({ maxLength: 64 });
       expect(property(schema, 'recurrenceRules')).toMatchObject({ maxItems: 10 });

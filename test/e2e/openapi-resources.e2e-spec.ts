@@ -23,30 +23,30 @@ describe('OpenAPI document: assistants, what they own, and tasks', () => {
   const jsonSchemaRef = (content: Schema | undefined) => content?.['application/json']?.schema?.$ref;
 
   const operations: [method: string, path: string, success: string, envelope: string, body: string | null][] = [
-    ['post', '/assistants', '201', 'AssistantEnvelopeDto', 'CreateAssistantDto'],
-    ['get', '/assistants', '200', 'AssistantListDto', null],
-    ['get', '/assistants/{assistantId}', '200', 'AssistantEnvelopeDto', null],
-    ['patch', '/assistants/{assistantId}', '200', 'AssistantEnvelopeDto', 'UpdateAssistantDto'],
-    ['delete', '/assistants/{assistantId}', '200', 'AssistantEnvelopeDto', null],
-    ['post', '/assistants/{assistantId}/tools', '201', 'ToolEnvelopeDto', 'CreateToolDto'],
-    ['get', '/assistants/{assistantId}/tools', '200', 'ToolListDto', null],
-    ['delete', '/assistants/{assistantId}/tools/{toolId}', '200', 'ToolEnvelopeDto', null],
-    ['post', '/assistants/{assistantId}/mcp-servers', '201', 'McpServerEnvelopeDto', 'CreateMcpServerDto'],
-    ['get', '/assistants/{assistantId}/mcp-servers', '200', 'McpServerListDto', null],
-    ['get', '/assistants/{assistantId}/mcp-servers/{mcpServerId}', '200', 'McpServerEnvelopeDto', null],
-    ['delete', '/assistants/{assistantId}/mcp-servers/{mcpServerId}', '200', 'McpServerEnvelopeDto', null],
-    ['post', '/assistants/{assistantId}/functions', '201', 'FunctionEnvelopeDto', 'CreateFunctionDto'],
-    ['get', '/assistants/{assistantId}/functions', '200', 'FunctionListDto', null],
-    ['get', '/assistants/{assistantId}/functions/{functionId}', '200', 'FunctionEnvelopeDto', null],
-    ['patch', '/assistants/{assistantId}/functions/{functionId}', '200', 'FunctionEnvelopeDto', 'UpdateFunctionDto'],
-    ['delete', '/assistants/{assistantId}/functions/{functionId}', '200', 'FunctionEnvelopeDto', null],
-    ['get', '/assistants/{assistantId}/initial-messages', '200', 'InitialMessageListDto', null],
-    ['put', '/assistants/{assistantId}/initial-messages', '200', 'InitialMessageListDto', 'ReplaceInitialMessagesDto'],
-    ['post', '/tasks', '201', 'TaskEnvelopeDto', 'CreateTaskDto'],
-    ['get', '/tasks', '200', 'TaskListDto', null],
-    ['get', '/tasks/{taskId}', '200', 'TaskEnvelopeDto', null],
-    ['patch', '/tasks/{taskId}', '200', 'TaskEnvelopeDto', 'UpdateTaskDto'],
-    ['delete', '/tasks/{taskId}', '200', 'TaskEnvelopeDto', null],
+    ['post', '/assistants', '201', 'AssistantEnvelope', 'CreateAssistantRequest'],
+    ['get', '/assistants', '200', 'AssistantList', null],
+    ['get', '/assistants/{assistantId}', '200', 'AssistantEnvelope', null],
+    ['patch', '/assistants/{assistantId}', '200', 'AssistantEnvelope', 'UpdateAssistantRequest'],
+    ['delete', '/assistants/{assistantId}', '200', 'AssistantEnvelope', null],
+    ['post', '/assistants/{assistantId}/tools', '201', 'ToolEnvelope', 'CreateToolRequest'],
+    ['get', '/assistants/{assistantId}/tools', '200', 'ToolList', null],
+    ['delete', '/assistants/{assistantId}/tools/{toolId}', '200', 'ToolEnvelope', null],
+    ['post', '/assistants/{assistantId}/mcp-servers', '201', 'McpServerEnvelope', 'CreateMcpServerRequest'],
+    ['get', '/assistants/{assistantId}/mcp-servers', '200', 'McpServerList', null],
+    ['get', '/assistants/{assistantId}/mcp-servers/{mcpServerId}', '200', 'McpServerEnvelope', null],
+    ['delete', '/assistants/{assistantId}/mcp-servers/{mcpServerId}', '200', 'McpServerEnvelope', null],
+    ['post', '/assistants/{assistantId}/functions', '201', 'FunctionEnvelope', 'CreateFunctionRequest'],
+    ['get', '/assistants/{assistantId}/functions', '200', 'FunctionList', null],
+    ['get', '/assistants/{assistantId}/functions/{functionId}', '200', 'FunctionEnvelope', null],
+    ['patch', '/assistants/{assistantId}/functions/{functionId}', '200', 'FunctionEnvelope', 'UpdateFunctionRequest'],
+    ['delete', '/assistants/{assistantId}/functions/{functionId}', '200', 'FunctionEnvelope', null],
+    ['get', '/assistants/{assistantId}/initial-messages', '200', 'InitialMessageList', null],
+    ['put', '/assistants/{assistantId}/initial-messages', '200', 'InitialMessageList', 'ReplaceInitialMessagesRequest'],
+    ['post', '/tasks', '201', 'TaskEnvelope', 'CreateTaskRequest'],
+    ['get', '/tasks', '200', 'TaskList', null],
+    ['get', '/tasks/{taskId}', '200', 'TaskEnvelope', null],
+    ['patch', '/tasks/{taskId}', '200', 'TaskEnvelope', 'UpdateTaskRequest'],
+    ['delete', '/tasks/{taskId}', '200', 'TaskEnvelope', null],
   ];
 
   it.each(operations)('%s %s: summary, bearer auth, uuid path ids, body, envelope and error bodies', (method, path, success, envelope, body) => {
@@ -62,35 +62,35 @@ describe('OpenAPI document: assistants, what they own, and tasks', () => {
     expect(jsonSchemaRef(operation.responses[success].content)).toBe(`#/components/schemas/${envelope}`);
     const errorStatuses = ['401', '403', '500', '503', ...(['/assistants', '/tasks'].includes(path) ? [] : ['404']), ...(body === null ? [] : ['413', '415'])];
     for (const status of errorStatuses) {
-      expect(jsonSchemaRef(operation.responses[status].content)).toBe('#/components/schemas/ErrorResponseDto');
+      expect(jsonSchemaRef(operation.responses[status].content)).toBe('#/components/schemas/Error');
     }
     if (body !== null && path !== '/assistants/{assistantId}/tools') {
-      expect(jsonSchemaRef(operation.responses['400'].content)).toBe('#/components/schemas/ErrorResponseDto');
+      expect(jsonSchemaRef(operation.responses['400'].content)).toBe('#/components/schemas/Error');
     }
   });
 
   it('documents both bodies of a refused tool creation: {error, message} and the provider refusal’s {error} alone', () => {
     const refused = document.paths['/api/cloud/assistants/{assistantId}/tools'].post.responses['400'];
     expect(refused.content['application/json'].schema.oneOf).toEqual([
-      { $ref: '#/components/schemas/ErrorResponseDto' },
-      { $ref: '#/components/schemas/ToolTypeUnavailableDto' },
+      { $ref: '#/components/schemas/Error' },
+      { $ref: '#/components/schemas/ToolTypeUnavailableError' },
     ]);
-    expect(schema('ToolTypeUnavailableDto')).toEqual(expect.objectContaining({ required: ['error'], properties: { error: expect.objectContaining({ type: 'string' }) } }));
+    expect(schema('ToolTypeUnavailableError')).toEqual(expect.objectContaining({ required: ['error'], properties: { error: expect.objectContaining({ type: 'string' }) } }));
   });
 
   it('each envelope has the one top-level property named after the resource', () => {
     const envelopes = {
-      AssistantEnvelopeDto: 'assistant',
-      AssistantListDto: 'assistants',
-      ToolEnvelopeDto: 'tool',
-      ToolListDto: 'tools',
-      McpServerEnvelopeDto: 'mcpServer',
-      McpServerListDto: 'mcpServers',
-      FunctionEnvelopeDto: 'function',
-      FunctionListDto: 'functions',
-      InitialMessageListDto: 'initialMessages',
-      TaskEnvelopeDto: 'task',
-      TaskListDto: 'tasks',
+      AssistantEnvelope: 'assistant',
+      AssistantList: 'assistants',
+      ToolEnvelope: 'tool',
+      ToolList: 'tools',
+      McpServerEnvelope: 'mcpServer',
+      McpServerList: 'mcpServers',
+      FunctionEnvelope: 'function',
+      FunctionList: 'functions',
+      InitialMessageList: 'initialMessages',
+      TaskEnvelope: 'task',
+      TaskList: 'tasks',
     };
     for (const [name, key] of Object.entries(envelopes)) {
       expect(Object.keys(schema(name).properties)).toEqual([key]);
@@ -99,24 +99,26 @@ describe('OpenAPI document: assistants, what they own, and tasks', () => {
   });
 
   it('lists the enums of the spec and DESIGN', () => {
-    expect(property('CreateToolDto', 'type').enum).toEqual(['WEB_SEARCH', 'FILE_SEARCH', 'CODE_INTERPRETER', 'IMAGE_GENERATION', 'COMPUTER_USE']);
-    expect(property('CreateAssistantDto', 'provider').enum).toEqual(['OPENAI', 'ANTHROPIC', 'GOOGLE']);
-    expect(property('ImageGenerationToolSettingsDto', 'model').enum).toEqual(['vendor-image-1']);
-    expect(property('ImageGenerationToolSettingsDto', 'quality').enum).toEqual(['AUTO', 'LOW', 'MEDIUM', 'HIGH']);
-    expect(property('ImageGenerationToolSettingsDto', 'size').enum).toEqual(['AUTO', 'SIZE_1024_1024', 'SIZE_1024_1536', 'SIZE_1536_1024']);
-    expect(property('ImageGenerationToolSettingsDto', 'outputFormat').enum).toEqual(['PNG', 'WEBP', 'JPEG']);
-    expect(property('ImageGenerationToolSettingsDto', 'background').enum).toEqual(['AUTO', 'TRANSPARENT', 'OPAQUE']);
-    expect(property('ComputerUseToolSettingsDto', 'environment').enum).toEqual(['LINUX', 'WINDOWS', 'MACOS', 'BROWSER']);
-    expect(property('CreateMcpServerDto', 'transportType').enum).toEqual(['SSE', 'HTTP']);
-    expect(property('HandlerDto', 'type').enum).toEqual(['REQUEST']);
-    expect(property('RequestHandlerDto', 'method').enum).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
-    expect(property('InitialMessageInputDto', 'role').enum).toEqual(['ASSISTANT']);
-    expect(property('RecurrenceRuleDto', 'frequency').enum).toEqual(['hourly', 'daily', 'weekly', 'monthly', 'yearly']);
+    const toolTypes = ['WEB_SEARCH', 'FILE_SEARCH', 'CODE_INTERPRETER', 'IMAGE_GENERATION', 'COMPUTER_USE'];
+    expect(Object.keys(schema('CreateToolRequest').discriminator.mapping)).toEqual(toolTypes);
+    expect(Object.keys(schema('Tool').discriminator.mapping)).toEqual(toolTypes);
+    expect(property('CreateAssistantRequest', 'provider').enum).toEqual(['OPENAI', 'ANTHROPIC', 'GOOGLE']);
+    expect(property('ImageGenerationToolSettingsInput', 'model').enum).toEqual(['vendor-image-1']);
+    expect(property('ImageGenerationToolSettingsInput', 'quality').enum).toEqual(['AUTO', 'LOW', 'MEDIUM', 'HIGH']);
+    expect(property('ImageGenerationToolSettingsInput', 'size').enum).toEqual(['AUTO', 'SIZE_1024_1024', 'SIZE_1024_1536', 'SIZE_1536_1024']);
+    expect(property('ImageGenerationToolSettingsInput', 'outputFormat').enum).toEqual(['PNG', 'WEBP', 'JPEG']);
+    expect(property('ImageGenerationToolSettingsInput', 'background').enum).toEqual(['AUTO', 'TRANSPARENT', 'OPAQUE']);
+    expect(property('ComputerUseToolSettingsInput', 'environment').enum).toEqual(['LINUX', 'WINDOWS', 'MACOS', 'BROWSER']);
+    expect(Object.keys(schema('CreateMcpServerRequest').discriminator.mapping)).toEqual(['SSE', 'HTTP']);
+    expect(property('HandlerInput', 'type').enum).toEqual(['REQUEST']);
+    expect(property('RequestHandlerInput', 'method').enum).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
+    expect(property('InitialMessageInput', 'role').enum).toEqual(['ASSISTANT']);
+    expect(property('RecurrenceRuleInput', 'frequency').enum).toEqual(['hourly', 'daily', 'weekly', 'monthly', 'yearly']);
   });
 
   it('gives every default of the spec, and the display bounds', () => {
     const defaults = (name: string) => Object.fromEntries(Object.keys(schema(name).properties).map((key) => [key, property(name, key).default]));
-    expect(defaults('ImageGenerationToolSettingsDto')).toEqual({
+    expect(defaults('ImageGenerationToolSettingsInput')).toEqual({
       model: 'vendor-image-1',
       quality: 'AUTO',
       size: 'AUTO',
@@ -124,28 +126,36 @@ describe('OpenAPI document: assistants, what they own, and tasks', () => {
       background: 'AUTO',
       partialImages: 0,
     });
-    expect(defaults('FileSearchToolSettingsDto')).toEqual({ vectorStoreIds: [], maxNumResults: 20 });
-    expect(property('ComputerUseToolSettingsDto', 'environment').default).toBe('LINUX');
-    expect(property('ComputerUseToolSettingsDto', 'mcpServerId')).toEqual(expect.objectContaining({ default: null, nullable: true, format: 'uuid' }));
-    expect(property('ComputerUseToolSettingsDto', 'displayWidth')).toEqual(expect.objectContaining({ type: 'integer', minimum: 640, maximum: 4096 }));
-    expect(property('ComputerUseToolSettingsDto', 'displayHeight')).toEqual(expect.objectContaining({ type: 'integer', minimum: 480, maximum: 4096 }));
-    expect(schema('ComputerUseToolSettingsDto').required).toEqual(['displayWidth', 'displayHeight']);
+    expect(defaults('FileSearchToolSettingsInput')).toEqual({ vectorStoreIds: [], maxNumResults: 20 });
+    expect(property('ComputerUseToolSettingsInput', 'environment').default).toBe('LINUX');
+    expect(property('ComputerUseToolSettingsInput', 'mcpServerId')).toEqual(expect.objectContaining({ default: null, nullable: true, format: 'uuid' }));
+    expect(property('ComputerUseToolSettingsInput', 'displayWidth')).toEqual(expect.objectContaining({ type: 'integer', minimum: 640, maximum: 4096 }));
+    expect(property('ComputerUseToolSettingsInput', 'displayHeight')).toEqual(expect.objectContaining({ type: 'integer', minimum: 480, maximum: 4096 }));
+    expect(schema('ComputerUseToolSettingsInput').required).toEqual(['displayWidth', 'displayHeight']);
   });
 
   it('describes the response shapes: settings per tool type, nullable transports, string handler fields', () => {
-    expect(Object.keys(schema('ToolResponseDto').properties)).toEqual([
-      'id', 'type', 'webSearchTool', 'fileSearchTool', 'imageGenerationTool', 'computerUseTool', 'createdAt', 'updatedAt',
-    ]);
-    expect(schema('ToolResponseDto').required).toEqual(['id', 'type', 'createdAt', 'updatedAt']);
-    expect(schema('ImageGenerationToolResponseDto').required).toEqual(['model', 'quality', 'size', 'outputFormat', 'background', 'partialImages']);
-    for (const transport of ['sseTransport', 'httpTransport']) {
-      expect(property('McpServerResponseDto', transport)).toEqual(expect.objectContaining({ nullable: true }));
+    const settingsOfVariant = {
+      WebSearchTool: ['webSearchTool'],
+      FileSearchTool: ['fileSearchTool'],
+      CodeInterpreterTool: [],
+      ImageGenerationTool: ['imageGenerationTool'],
+      ComputerUseTool: ['computerUseTool'],
+    };
+    for (const [variant, settings] of Object.entries(settingsOfVariant)) {
+      expect(schema('Tool').oneOf).toContainEqual({ $ref: `#/components/schemas/${variant}` });
+      expect(Object.keys(schema(variant).properties)).toEqual(['id', 'type', ...settings, 'createdAt', 'updatedAt']);
+      expect(schema(variant).required).toEqual(['id', 'type', ...settings, 'createdAt', 'updatedAt']);
     }
-    expect(property('McpTransportResponseDto', 'headers')).toEqual(expect.objectContaining({ type: 'object', additionalProperties: { type: 'string' } }));
-    for (const field of ['headers', 'body']) expect(property('RequestHandlerResponseDto', field).type).toBe('string');
-    expect(property('TaskResponseDto', 'nextRunAt')).toEqual(expect.objectContaining({ format: 'date-time', nullable: true }));
-    expect(property('TaskResponseDto', 'nextRunAt').description).toContain('first instant after the gap');
-    for (const name of ['TaskResponseDto', 'ToolResponseDto', 'McpServerResponseDto', 'McpTransportResponseDto', 'FunctionResponseDto', 'InitialMessageResponseDto']) {
+    expect(schema('ImageGenerationToolSettings').required).toEqual(['model', 'quality', 'size', 'outputFormat', 'background', 'partialImages']);
+    for (const transport of ['sseTransport', 'httpTransport']) {
+      expect(property('McpServer', transport)).toEqual(expect.objectContaining({ nullable: true }));
+    }
+    expect(property('McpTransport', 'headers')).toEqual(expect.objectContaining({ type: 'object', additionalProperties: { type: 'string' } }));
+    for (const field of ['headers', 'body']) expect(property('RequestHandler', field).type).toBe('string');
+    expect(property('Task', 'nextRunAt')).toEqual(expect.objectContaining({ format: 'date-time', nullable: true }));
+    expect(property('Task', 'nextRunAt').description).toContain('first instant after the gap');
+    for (const name of ['Task', 'WebSearchTool', 'McpServer', 'McpTransport', 'Function', 'InitialMessage']) {
       expect(property(name, 'id').format).toBe('uuid');
       expect(property(name, 'createdAt').format).toBe('date-time');
       expect(property(name, 'updatedAt').format).toBe('date-time');
@@ -170,7 +180,7 @@ describe('OpenAPI document: assistants, what they own, and tasks', () => {
     );
     expect(query.cursor).toEqual(expect.objectContaining({ required: false, schema: expect.objectContaining({ type: 'string' }) }));
     expect(list.responses['200'].headers.Link.description).toContain('rel="next"');
-    expect(jsonSchemaRef(list.responses['400'].content)).toBe('#/components/schemas/ErrorResponseDto');
+    expect(jsonSchemaRef(list.responses['400'].content)).toBe('#/components/schemas/Error');
   });
 
   it('GET /tasks documents the key filter, including the empty key', () => {

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { createAssistant } from '../support/assistants.js';
-import { bearer, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { bearer, ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 /**
@@ -27,6 +28,9 @@ const CHROMIUM_ARGS = [
 /** Chromium's notice that it ignores a header (COOP) on a plain-HTTP origin: the page works the same. */
 const IGNORED_HEADER_NOTICE = /header has been ignored, because the URL's origin was untrustworthy/;
 const SCREENSHOT = 'test/artifacts/swagger-ui-list-tasks.png';
+const HEADER_SCREENSHOT = 'test/artifacts/swagger-ui-header.png';
+/** The operations taken with the organization key; every other one is taken with the private key. */
+const ORGANIZATION_KEY_TAGS = new Set(['workspaces']);
 const BROWSER_TEST_TIMEOUT_MS = 120_000;
 
 const browserRequired = process.env.REQUIRE_BROWSER === '1';
@@ -90,7 +94,7 @@ describeInBrowser(title, () => {
       await dialog.getByRole('button', { name: 'Remove authorization' }).waitFor();
       await dialog.locator('button.btn-done').click();
 
-      const listTasks = page.locator('#operations-tasks-TasksController_list');
+      const listTasks = page.locator('#operations-tasks-listTasks');
       await listTasks.locator('.opblock-summary-control').click();
       await listTasks.getByRole('button', { name: 'Try it out' }).click();
       await listTasks.getByRole('button', { name: 'Execute' }).click();
@@ -111,4 +115,115 @@ describeInBrowser(title, () => {
     },
     BROWSER_TEST_TIMEOUT_MS,
   );
+
+  it(
+    'shows the title and the package version in its header, and no license',
+    async () => {
+      const page = await openDocs(browser, baseUrl);
+      const info = page.locator('.swagger-ui .information-container');
+      await expect(info.locator('.title').innerText()).resolves.toMatch(new RegExp(`^Assistant Management Cloud API\\s*${PACKAGE_VERSION.replace(/\./g, '\\.')}`));
+      await expect(info.locator('.info__license').count()).resolves.toBe(0);
+      await expect(info.innerText()).resolves.not.toMatch(/licen[cs]e/i);
+      await mkdir('test/artifacts', { recursive: true });
+      await info.screenshot({ path: HEADER_SCREENSHOT });
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'executes every create, replace and update operation with the body it offers (Try it out, Execute), and each answers 2xx',
+    async () => {
+      const ids = await resourcesToActOn(t);
+      const page = await openDocs(browser, baseUrl);
+      const results: string[] = [];
+      for (const [key, withKey] of [
+        [PRIVATE_KEY, (tag: string) => !ORGANIZATION_KEY_TAGS.has(tag)],
+        [ORGANIZATION_KEY, (tag: string) => ORGANIZATION_KEY_TAGS.has(tag)],
+      ] as const) {
+        await authorize(page, key);
+        for (const operation of WRITE_OPERATIONS.filter(({ tag }) => withKey(tag))) results.push(await tryItOut(page, operation, ids));
+      }
+      expect(results.filter((result) => !/ answered 2\d\d$/.test(result))).toEqual([]);
+      expect(results).toHaveLength(WRITE_OPERATIONS.length);
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS * 3,
+  );
 });
+
+const PACKAGE_VERSION = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+
+interface WriteOperation {
+  tag: string;
+  operationId: string;
+  method: string;
+  path: string;
+}
+
+/** Every POST, PUT and PATCH of openapi.json, in the document's order. */
+const WRITE_OPERATIONS: WriteOperation[] = Object.entries(
+  (JSON.parse(readFileSync('openapi.json', 'utf8')) as { paths: Record<string, Record<string, { tags: string[]; operationId: string }>> }).paths,
+).flatMap(([path, methods]) =>
+  Object.entries(methods)
+    .filter(([method]) => ['post', 'put', 'patch'].includes(method))
+    .map(([method, { tags, operationId }]) => ({ tag: tags[0], operationId, method, path })),
+);
+
+/** What the path parameters of the operations name: made through the API first, as a user would have them. */
+async function resourcesToActOn(t: TestApp): Promise<Record<string, string>> {
+  const assistant = await createAssistant(t.http);
+  const functionBody = {
+    openapiSpec: JSON.stringify({ openapi: '3.1.0', info: { title: 'Orders', version: '1' }, paths: { '/orders': { get: { responses: { '200': { description: 'Orders' } } } } } }),
+    handler: { type: 'REQUEST', requestHandler: { url: 'https://api.example.com/orders', method: 'GET' } },
+  };
+  const created = await Promise.all([
+    t.http.post(`/api/cloud/assistants/${assistant.id}/functions`).set(bearer(PRIVATE_KEY)).send(functionBody).expect(201),
+    t.http
+      .post('/api/cloud/tasks')
+      .set(bearer(PRIVATE_KEY))
+      .send({ title: 'Weekly', message: 'Summarise the week.', schedule: { start: '2026-12-07T08:00:00', timeZone: 'Europe/Berlin' } })
+      .expect(201),
+    t.http.post('/api/cloud/api-keys').set(bearer(PRIVATE_KEY)).send({ name: 'Website widget' }).expect(201),
+  ]);
+  const [fn, task, apiKey] = created.map(({ body }) => body);
+  return { assistantId: assistant.id, functionId: fn.function.id, taskId: task.task.id, apiKeyId: apiKey.apiKey.id };
+}
+
+async function openDocs(browser: Browser, baseUrl: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1600 } });
+  await page.goto(`${baseUrl}/docs`);
+  await page.locator('.swagger-ui .info .title').waitFor({ timeout: 20_000 });
+  return page;
+}
+
+/** Authorize → (Logout when a key is set) → the key → Authorize → Close. */
+async function authorize(page: Page, key: string): Promise<void> {
+  await page.locator('.auth-wrapper button.authorize').click();
+  const dialog = page.locator('.modal-ux');
+  const logout = dialog.getByRole('button', { name: 'Remove authorization' });
+  if ((await logout.count()) > 0) await logout.click();
+  await dialog.getByLabel('auth-bearer-value').fill(key);
+  await dialog.getByRole('button', { name: 'Apply credentials' }).click();
+  await logout.waitFor();
+  await dialog.locator('button.btn-done').click();
+}
+
+/** Try it out, the path ids filled in, the body left as offered, Execute: "<operation> answered <status>" (and what it sent when not 2xx). */
+async function tryItOut(page: Page, { tag, operationId, method, path }: WriteOperation, ids: Record<string, string>): Promise<string> {
+  const block = page.locator(`#operations-${tag}-${operationId}`);
+  await block.locator('.opblock-summary-control').click();
+  await block.getByRole('button', { name: 'Try it out' }).click();
+  for (const name of path.match(/(?<=\{)\w+(?=\})/g) ?? []) {
+    if (ids[name] === undefined) return `${operationId}: no id for the path parameter ${name}`;
+    await block.locator(`tr[data-param-name="${name}"] input`).fill(ids[name]);
+  }
+  const offered = await block.locator('textarea.body-param__text').inputValue();
+  await block.getByRole('button', { name: 'Execute' }).click();
+  const response = block.locator('.live-responses-table .response').first();
+  await response.waitFor();
+  const status = await response.locator('.response-col_status').innerText();
+  const answer = /^2\d\d$/.test(status) ? '' : ` to ${offered}: ${await response.locator('.response-col_description pre').first().innerText()}`;
+  await block.locator('.opblock-summary-control').click();
+  return `${method.toUpperCase()} ${path} (${operationId})${answer} answered ${status}`;
+}

@@ -12,7 +12,7 @@ export interface paths {
             cookie?: never;
         };
         /** Whether the service can serve: 200 when the database answers, 503 when not (as /health/ready). No API key. */
-        get: operations["HealthController_check"];
+        get: operations["checkHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -29,7 +29,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness probe: 200 whenever the process answers, without asking the database (a database outage must not get every replica restarted). No API key. */
-        get: operations["HealthController_live"];
+        get: operations["checkLiveness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -46,7 +46,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness probe: 200 when the database answers, 503 when not, so that a load balancer sends requests elsewhere. No API key. */
-        get: operations["HealthController_ready"];
+        get: operations["checkReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -63,10 +63,10 @@ export interface paths {
             cookie?: never;
         };
         /** List the workspaces of the organization of the key */
-        get: operations["WorkspacesController_list"];
+        get: operations["listWorkspaces"];
         put?: never;
         /** Create a workspace in the organization of the key */
-        post: operations["WorkspacesController_create"];
+        post: operations["createWorkspace"];
         delete?: never;
         options?: never;
         head?: never;
@@ -84,13 +84,13 @@ export interface paths {
          * List API keys
          * @description With a private key: the PUBLIC and PRIVATE keys of its workspace, `value` only for PUBLIC keys. With an organization key: the ORGANIZATION keys of its organization, never their `value`.
          */
-        get: operations["ApiKeysController_list"];
+        get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key
          * @description With a private key: creates a PUBLIC key in the caller’s workspace (send only `name`). With an organization key: creates a PUBLIC or PRIVATE key in the workspace `workspaceId` of the organization, or, with `type` ORGANIZATION and no `workspaceId`, another organization key. The response carries the generated `value`; a PRIVATE or ORGANIZATION key’s value is shown only here.
          */
-        post: operations["ApiKeysController_create"];
+        post: operations["createApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -111,14 +111,14 @@ export interface paths {
          * Revoke an API key
          * @description Deletes the key; it stops authenticating at once. A private key revokes a key of its workspace; an organization key, an ORGANIZATION key of its organization (itself included), unless it is the organization’s last live (unrevoked, unexpired) one: then 409, and nothing is revoked.
          */
-        delete: operations["ApiKeysController_revoke"];
+        delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
         /**
          * Rename an API key
          * @description A private key renames a key of its workspace; an organization key, an ORGANIZATION key of its organization.
          */
-        patch: operations["ApiKeysController_update"];
+        patch: operations["renameApiKey"];
         trace?: never;
     };
     "/api/cloud/assistants": {
@@ -129,10 +129,10 @@ export interface paths {
             cookie?: never;
         };
         /** List the assistants of the workspace */
-        get: operations["AssistantsController_list"];
+        get: operations["listAssistants"];
         put?: never;
         /** Create an assistant */
-        post: operations["AssistantsController_create"];
+        post: operations["createAssistant"];
         delete?: never;
         options?: never;
         head?: never;
@@ -147,21 +147,21 @@ export interface paths {
             cookie?: never;
         };
         /** Get an assistant */
-        get: operations["AssistantsController_get"];
+        get: operations["getAssistant"];
         put?: never;
         post?: never;
         /**
          * Delete an assistant
          * @description Deletes the assistant with its tools, MCP servers, functions and initial messages, all at once.
          */
-        delete: operations["AssistantsController_remove"];
+        delete: operations["deleteAssistant"];
         options?: never;
         head?: never;
         /**
          * Update an assistant
          * @description Fields left out stay as they are. The provider cannot change once the assistant exists.
          */
-        patch: operations["AssistantsController_update"];
+        patch: operations["updateAssistant"];
         trace?: never;
     };
     "/api/cloud/assistants/{assistantId}/tools": {
@@ -172,13 +172,13 @@ export interface paths {
             cookie?: never;
         };
         /** List the tools of an assistant */
-        get: operations["ToolsController_list"];
+        get: operations["listTools"];
         put?: never;
         /**
          * Create a tool
          * @description Send `type` and, for FILE_SEARCH, IMAGE_GENERATION or COMPUTER_USE, that type’s settings object; omitted settings take their defaults and every field is returned. The tool types each provider offers: OPENAI: WEB_SEARCH, FILE_SEARCH, CODE_INTERPRETER, IMAGE_GENERATION, COMPUTER_USE; ANTHROPIC: WEB_SEARCH, CODE_INTERPRETER, COMPUTER_USE; GOOGLE: WEB_SEARCH, CODE_INTERPRETER, FILE_SEARCH.
          */
-        post: operations["ToolsController_create"];
+        post: operations["createTool"];
         delete?: never;
         options?: never;
         head?: never;
@@ -196,7 +196,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Delete a tool */
-        delete: operations["ToolsController_remove"];
+        delete: operations["deleteTool"];
         options?: never;
         head?: never;
         patch?: never;
@@ -210,13 +210,13 @@ export interface paths {
             cookie?: never;
         };
         /** List the MCP servers of an assistant */
-        get: operations["McpServersController_list"];
+        get: operations["listMcpServers"];
         put?: never;
         /**
          * Add an MCP server
          * @description Send `transportType` and the transport object of that type: `sseTransport` for SSE, `httpTransport` for HTTP.
          */
-        post: operations["McpServersController_create"];
+        post: operations["createMcpServer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -231,14 +231,14 @@ export interface paths {
             cookie?: never;
         };
         /** Get an MCP server */
-        get: operations["McpServersController_get"];
+        get: operations["getMcpServer"];
         put?: never;
         post?: never;
         /**
          * Delete an MCP server
          * @description Refused (409) while a computer-use tool of the assistant names it.
          */
-        delete: operations["McpServersController_remove"];
+        delete: operations["deleteMcpServer"];
         options?: never;
         head?: never;
         patch?: never;
@@ -252,10 +252,10 @@ export interface paths {
             cookie?: never;
         };
         /** List the functions of an assistant */
-        get: operations["FunctionsController_list"];
+        get: operations["listFunctions"];
         put?: never;
         /** Create a function */
-        post: operations["FunctionsController_create"];
+        post: operations["createFunction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -270,18 +270,18 @@ export interface paths {
             cookie?: never;
         };
         /** Get a function */
-        get: operations["FunctionsController_get"];
+        get: operations["getFunction"];
         put?: never;
         post?: never;
         /** Delete a function */
-        delete: operations["FunctionsController_remove"];
+        delete: operations["deleteFunction"];
         options?: never;
         head?: never;
         /**
          * Update a function
          * @description A partial update: any field left out, including any field of `handler.requestHandler`, keeps its stored value.
          */
-        patch: operations["FunctionsController_update"];
+        patch: operations["updateFunction"];
         trace?: never;
     };
     "/api/cloud/assistants/{assistantId}/initial-messages": {
@@ -292,12 +292,12 @@ export interface paths {
             cookie?: never;
         };
         /** Get the initial messages of an assistant */
-        get: operations["InitialMessagesController_list"];
+        get: operations["listInitialMessages"];
         /**
          * Replace the initial messages of an assistant
          * @description The list sent replaces the stored one whole, in one transaction; `[]` deletes them all. A bad item anywhere changes nothing.
          */
-        put: operations["InitialMessagesController_replace"];
+        put: operations["replaceInitialMessages"];
         post?: never;
         delete?: never;
         options?: never;
@@ -316,13 +316,13 @@ export interface paths {
          * List the tasks of the workspace
          * @description With `key`, only the tasks whose key matches it exactly.
          */
-        get: operations["TasksController_list"];
+        get: operations["listTasks"];
         put?: never;
         /**
          * Create a scheduled task
          * @description Without `threadId`, the task gets a new thread of its own.
          */
-        post: operations["TasksController_create"];
+        post: operations["createTask"];
         delete?: never;
         options?: never;
         head?: never;
@@ -337,34 +337,28 @@ export interface paths {
             cookie?: never;
         };
         /** Get a task */
-        get: operations["TasksController_get"];
+        get: operations["getTask"];
         put?: never;
         post?: never;
         /**
          * Delete a task
          * @description Its thread stays.
          */
-        delete: operations["TasksController_remove"];
+        delete: operations["deleteTask"];
         options?: never;
         head?: never;
         /**
          * Update a task
          * @description Fields left out, including fields of `schedule`, keep their values.
          */
-        patch: operations["TasksController_update"];
+        patch: operations["updateTask"];
         trace?: never;
     };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        ApiKeyEnvelopeDto: {
-            apiKey: components["schemas"]["ApiKeyResponseDto"];
-        };
-        ApiKeyListDto: {
-            apiKeys: components["schemas"]["ApiKeyResponseDto"][];
-        };
-        ApiKeyResponseDto: {
+        ApiKey: {
             /**
              * Format: uuid
              * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
@@ -402,18 +396,13 @@ export interface components {
              */
             expiresAt: string | null;
         };
-        AssistantEnvelopeDto: {
-            assistant: components["schemas"]["AssistantResponseDto"];
+        ApiKeyEnvelope: {
+            apiKey: components["schemas"]["ApiKey"];
         };
-        AssistantListDto: {
-            assistants: components["schemas"]["AssistantResponseDto"][];
+        ApiKeyList: {
+            apiKeys: components["schemas"]["ApiKey"][];
         };
-        /**
-         * @description Decides which tool types the assistant can have; fixed once the assistant exists.
-         * @enum {string}
-         */
-        AssistantProvider: "OPENAI" | "ANTHROPIC" | "GOOGLE";
-        AssistantResponseDto: {
+        Assistant: {
             /**
              * Format: uuid
              * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
@@ -436,9 +425,65 @@ export interface components {
              */
             updatedAt: string;
         };
+        AssistantEnvelope: {
+            assistant: components["schemas"]["Assistant"];
+        };
+        AssistantList: {
+            assistants: components["schemas"]["Assistant"][];
+        };
+        /**
+         * @description Decides which tool types the assistant can have; fixed once the assistant exists.
+         * @enum {string}
+         */
+        AssistantProvider: "OPENAI" | "ANTHROPIC" | "GOOGLE";
+        CodeInterpreterTool: {
+            /**
+             * Format: uuid
+             * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CODE_INTERPRETER";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
         /** @enum {string} */
         ComputerEnvironment: "LINUX" | "WINDOWS" | "MACOS" | "BROWSER";
-        ComputerUseToolResponseDto: {
+        ComputerUseTool: {
+            /**
+             * Format: uuid
+             * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "COMPUTER_USE";
+            computerUseTool: components["schemas"]["ComputerUseToolSettings"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        ComputerUseToolSettings: {
             /** @example 1280 */
             displayWidth: number;
             /** @example 800 */
@@ -450,7 +495,7 @@ export interface components {
              */
             mcpServerId: string | null;
         };
-        ComputerUseToolSettingsDto: {
+        ComputerUseToolSettingsInput: {
             /** @description Display width in pixels */
             displayWidth: number;
             /** @description Display height in pixels */
@@ -464,30 +509,8 @@ export interface components {
              */
             mcpServerId?: string | null;
         };
-        CreateApiKeyDto: {
-            /**
-             * @description Label of the key
-             * @example Website widget
-             */
-            name: string;
-            /**
-             * @description Kind of key to create. Required with an organization key, which may create any kind (ORGANIZATION: another key of its organization); not sent with a private key, which creates PUBLIC keys.
-             * @enum {string}
-             */
-            type?: "PUBLIC" | "PRIVATE" | "ORGANIZATION";
-            /**
-             * Format: uuid
-             * @description Workspace in which the key is created. Required with an organization key for a PUBLIC or PRIVATE key; not sent for an ORGANIZATION key, nor with a private key.
-             */
-            workspaceId?: string;
-            /**
-             * Format: date-time
-             * @description When the key stops working (ISO 8601 with a time zone, in the future). Left out: the key never expires.
-             * @example 2030-01-31T12:00:00Z
-             */
-            expiresAt?: string;
-        };
-        CreateAssistantDto: {
+        CreateApiKeyRequest: components["schemas"]["CreatePublicApiKeyRequest"] | components["schemas"]["CreateWorkspaceApiKeyRequest"] | components["schemas"]["CreateOrganizationApiKeyRequest"];
+        CreateAssistantRequest: {
             /** @example Support assistant */
             name: string;
             /** @description Decides which tool types the assistant can have; fixed once the assistant exists. */
@@ -497,27 +520,99 @@ export interface components {
             /** @example Answer briefly and politely. */
             instructions?: string | null;
         };
-        CreateFunctionDto: {
+        CreateCodeInterpreterToolRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CODE_INTERPRETER";
+        };
+        CreateComputerUseToolRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "COMPUTER_USE";
+            computerUseTool: components["schemas"]["ComputerUseToolSettingsInput"];
+        };
+        CreateFileSearchToolRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "FILE_SEARCH";
+            fileSearchTool?: components["schemas"]["FileSearchToolSettingsInput"];
+        };
+        CreateFunctionRequest: {
             /**
              * @description An OpenAPI 3.x document serialized as a JSON string; it must pass an OpenAPI validator. `$ref`s outside the document are not followed.
              * @example {"openapi":"3.1.0","info":{"title":"Orders","version":"1.0.0"},"paths":{"/orders":{"post":{"responses":{"201":{"description":"Created"}}}}}}
              */
             openapiSpec: string;
-            handler: components["schemas"]["HandlerDto"];
+            handler: components["schemas"]["HandlerInput"];
         };
-        CreateMcpServerDto: {
-            transportType: components["schemas"]["McpTransportType"];
-            /** @description Required with transportType SSE, refused with any other */
-            sseTransport?: components["schemas"]["McpTransportSettingsDto"];
-            /** @description Required with transportType HTTP, refused with any other */
-            httpTransport?: components["schemas"]["McpTransportSettingsDto"];
+        CreateHttpMcpServerRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            transportType: "HTTP";
+            httpTransport: components["schemas"]["McpTransportInput"];
         };
-        CreateTaskDto: {
+        CreateImageGenerationToolRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "IMAGE_GENERATION";
+            imageGenerationTool?: components["schemas"]["ImageGenerationToolSettingsInput"];
+        };
+        CreateMcpServerRequest: components["schemas"]["CreateSseMcpServerRequest"] | components["schemas"]["CreateHttpMcpServerRequest"];
+        CreateOrganizationApiKeyRequest: {
+            /**
+             * @description Label of the key
+             * @example Website widget
+             */
+            name: string;
+            /**
+             * @description Another key of the calling key’s organization
+             * @enum {string}
+             */
+            type: "ORGANIZATION";
+            /**
+             * Format: date-time
+             * @description When the key stops working (ISO 8601 with a time zone, in the future). Left out: the key never expires.
+             * @example 2030-01-31T12:00:00Z
+             */
+            expiresAt?: string;
+        };
+        CreatePublicApiKeyRequest: {
+            /**
+             * @description Label of the key
+             * @example Website widget
+             */
+            name: string;
+            /**
+             * Format: date-time
+             * @description When the key stops working (ISO 8601 with a time zone, in the future). Left out: the key never expires.
+             * @example 2030-01-31T12:00:00Z
+             */
+            expiresAt?: string;
+        };
+        CreateSseMcpServerRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            transportType: "SSE";
+            sseTransport: components["schemas"]["McpTransportInput"];
+        };
+        CreateTaskRequest: {
             /** @example Daily summary */
             title: string;
             /** @example Summarise yesterday’s conversations. */
             message: string;
-            schedule: components["schemas"]["ScheduleDto"];
+            schedule: components["schemas"]["ScheduleInput"];
             /**
              * Format: uuid
              * @description A thread of the workspace; left out, a new thread is made for the task
@@ -529,23 +624,45 @@ export interface components {
              */
             key?: string;
         };
-        CreateToolDto: {
-            type: components["schemas"]["ToolType"];
-            /** @description Only with type FILE_SEARCH */
-            fileSearchTool?: components["schemas"]["FileSearchToolSettingsDto"];
-            /** @description Only with type IMAGE_GENERATION */
-            imageGenerationTool?: components["schemas"]["ImageGenerationToolSettingsDto"];
-            /** @description Required with type COMPUTER_USE, refused with any other */
-            computerUseTool?: components["schemas"]["ComputerUseToolSettingsDto"];
+        CreateToolRequest: components["schemas"]["CreateWebSearchToolRequest"] | components["schemas"]["CreateFileSearchToolRequest"] | components["schemas"]["CreateCodeInterpreterToolRequest"] | components["schemas"]["CreateImageGenerationToolRequest"] | components["schemas"]["CreateComputerUseToolRequest"];
+        CreateWebSearchToolRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "WEB_SEARCH";
         };
-        CreateWorkspaceDto: {
+        CreateWorkspaceApiKeyRequest: {
+            /**
+             * @description Label of the key
+             * @example Website widget
+             */
+            name: string;
+            /**
+             * @description Kind of key to create
+             * @enum {string}
+             */
+            type: "PUBLIC" | "PRIVATE";
+            /**
+             * Format: uuid
+             * @description Workspace in which the key is created
+             */
+            workspaceId: string;
+            /**
+             * Format: date-time
+             * @description When the key stops working (ISO 8601 with a time zone, in the future). Left out: the key never expires.
+             * @example 2030-01-31T12:00:00Z
+             */
+            expiresAt?: string;
+        };
+        CreateWorkspaceRequest: {
             /**
              * @description Name of the workspace
              * @example Production
              */
             name: string;
         };
-        ErrorResponseDto: {
+        Error: {
             /**
              * @description The HTTP reason phrase of the status
              * @example Bad Request
@@ -557,38 +674,18 @@ export interface components {
              */
             message: string;
         };
-        FileSearchToolResponseDto: {
-            vectorStoreIds: string[];
-            /** @example 20 */
-            maxNumResults: number;
-        };
-        FileSearchToolSettingsDto: {
-            /**
-             * @description IDs of the vector stores to search
-             * @default []
-             */
-            vectorStoreIds?: string[];
-            /**
-             * @description Maximum number of results returned
-             * @default 20
-             */
-            maxNumResults?: number;
-        };
-        FunctionEnvelopeDto: {
-            function: components["schemas"]["FunctionResponseDto"];
-        };
-        FunctionListDto: {
-            functions: components["schemas"]["FunctionResponseDto"][];
-        };
-        FunctionResponseDto: {
+        FileSearchTool: {
             /**
              * Format: uuid
              * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
              */
             id: string;
-            /** @description The OpenAPI document, as sent */
-            openapiSpec: string;
-            handler: components["schemas"]["HandlerResponseDto"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "FILE_SEARCH";
+            fileSearchTool: components["schemas"]["FileSearchToolSettings"];
             /**
              * Format: date-time
              * @example 2026-11-22T09:30:00.000Z
@@ -600,24 +697,90 @@ export interface components {
              */
             updatedAt: string;
         };
-        HandlerDto: {
+        FileSearchToolSettings: {
+            vectorStoreIds: string[];
+            /** @example 20 */
+            maxNumResults: number;
+        };
+        FileSearchToolSettingsInput: {
+            /**
+             * @description IDs of the vector stores to search
+             * @default []
+             */
+            vectorStoreIds?: string[];
+            /**
+             * @description Maximum number of results returned
+             * @default 20
+             */
+            maxNumResults?: number;
+        };
+        Function: {
+            /**
+             * Format: uuid
+             * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
+             */
+            id: string;
+            /** @description The OpenAPI document, as sent */
+            openapiSpec: string;
+            handler: components["schemas"]["Handler"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        FunctionEnvelope: {
+            function: components["schemas"]["Function"];
+        };
+        FunctionList: {
+            functions: components["schemas"]["Function"][];
+        };
+        Handler: {
+            type: components["schemas"]["HandlerType"];
+            requestHandler: components["schemas"]["RequestHandler"];
+        };
+        HandlerInput: {
             type: components["schemas"]["HandlerType"];
             /** @description Required with type REQUEST */
-            requestHandler: components["schemas"]["RequestHandlerDto"];
-        };
-        HandlerResponseDto: {
-            type: components["schemas"]["HandlerType"];
-            requestHandler: components["schemas"]["RequestHandlerResponseDto"];
+            requestHandler: components["schemas"]["RequestHandlerInput"];
         };
         /** @enum {string} */
         HandlerType: "REQUEST";
-        HealthDto: {
+        Health: {
             /** @enum {string} */
             status: "ok";
         };
         /** @enum {string} */
         ImageBackground: "AUTO" | "TRANSPARENT" | "OPAQUE";
-        ImageGenerationToolResponseDto: {
+        ImageGenerationTool: {
+            /**
+             * Format: uuid
+             * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "IMAGE_GENERATION";
+            imageGenerationTool: components["schemas"]["ImageGenerationToolSettings"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        ImageGenerationToolSettings: {
             /** @enum {string} */
             model: "vendor-image-1";
             quality: components["schemas"]["ImageQuality"];
@@ -627,7 +790,7 @@ export interface components {
             /** @example 0 */
             partialImages: number;
         };
-        ImageGenerationToolSettingsDto: {
+        ImageGenerationToolSettingsInput: {
             /**
              * @default vendor-image-1
              * @enum {string}
@@ -653,15 +816,7 @@ export interface components {
         ImageQuality: "AUTO" | "LOW" | "MEDIUM" | "HIGH";
         /** @enum {string} */
         ImageSize: "AUTO" | "SIZE_1024_1024" | "SIZE_1024_1536" | "SIZE_1536_1024";
-        InitialMessageInputDto: {
-            role: components["schemas"]["InitialMessageRole"];
-            /** @example Hello! How can I help you today? */
-            content: string;
-        };
-        InitialMessageListDto: {
-            initialMessages: components["schemas"]["InitialMessageResponseDto"][];
-        };
-        InitialMessageResponseDto: {
+        InitialMessage: {
             /**
              * Format: uuid
              * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
@@ -681,15 +836,17 @@ export interface components {
              */
             updatedAt: string;
         };
+        InitialMessageInput: {
+            role: components["schemas"]["InitialMessageRole"];
+            /** @example Hello! How can I help you today? */
+            content: string;
+        };
+        InitialMessageList: {
+            initialMessages: components["schemas"]["InitialMessage"][];
+        };
         /** @enum {string} */
         InitialMessageRole: "ASSISTANT";
-        McpServerEnvelopeDto: {
-            mcpServer: components["schemas"]["McpServerResponseDto"];
-        };
-        McpServerListDto: {
-            mcpServers: components["schemas"]["McpServerResponseDto"][];
-        };
-        McpServerResponseDto: {
+        McpServer: {
             /**
              * Format: uuid
              * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
@@ -697,9 +854,9 @@ export interface components {
             id: string;
             transportType: components["schemas"]["McpTransportType"];
             /** @description The transport when transportType is SSE, else null */
-            sseTransport: components["schemas"]["McpTransportResponseDto"] | null;
+            sseTransport: components["schemas"]["McpTransport"] | null;
             /** @description The transport when transportType is HTTP, else null */
-            httpTransport: components["schemas"]["McpTransportResponseDto"] | null;
+            httpTransport: components["schemas"]["McpTransport"] | null;
             /**
              * Format: date-time
              * @example 2026-11-22T09:30:00.000Z
@@ -711,7 +868,13 @@ export interface components {
              */
             updatedAt: string;
         };
-        McpTransportResponseDto: {
+        McpServerEnvelope: {
+            mcpServer: components["schemas"]["McpServer"];
+        };
+        McpServerList: {
+            mcpServers: components["schemas"]["McpServer"][];
+        };
+        McpTransport: {
             /**
              * Format: uuid
              * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
@@ -738,7 +901,7 @@ export interface components {
              */
             updatedAt: string;
         };
-        McpTransportSettingsDto: {
+        McpTransportInput: {
             /**
              * @description Absolute http(s) URL of the remote MCP server
              * @example https://mcp.example.com/sse
@@ -757,22 +920,38 @@ export interface components {
         };
         /** @enum {string} */
         McpTransportType: "SSE" | "HTTP";
-        RecurrenceRuleDto: {
+        RecurrenceRule: {
+            /** @enum {string} */
+            frequency: "hourly" | "daily" | "weekly" | "monthly" | "yearly";
+        };
+        RecurrenceRuleInput: {
             /**
              * @example daily
              * @enum {string}
              */
             frequency: "hourly" | "daily" | "weekly" | "monthly" | "yearly";
         };
-        RecurrenceRuleResponseDto: {
-            /** @enum {string} */
-            frequency: "hourly" | "daily" | "weekly" | "monthly" | "yearly";
-        };
-        ReplaceInitialMessagesDto: {
+        ReplaceInitialMessagesRequest: {
             /** @description The whole new list, in order; `[]` deletes every initial message */
-            initialMessages: components["schemas"]["InitialMessageInputDto"][];
+            initialMessages: components["schemas"]["InitialMessageInput"][];
         };
-        RequestHandlerDto: {
+        RequestHandler: {
+            /** @example https://api.example.com/orders */
+            url: string;
+            /** @enum {string} */
+            method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+            /**
+             * @description A JSON object of strings, serialized as a string
+             * @example {"Authorization":"Bearer token"}
+             */
+            headers: string;
+            /**
+             * @description JSON serialized as a string
+             * @example {}
+             */
+            body: string;
+        };
+        RequestHandlerInput: {
             /**
              * @description Absolute http(s) URL called when the function runs
              * @example https://api.example.com/orders
@@ -796,23 +975,17 @@ export interface components {
              */
             body?: string;
         };
-        RequestHandlerResponseDto: {
-            /** @example https://api.example.com/orders */
-            url: string;
-            /** @enum {string} */
-            method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+        Schedule: {
             /**
-             * @description A JSON object of strings, serialized as a string
-             * @example {"Authorization":"Bearer token"}
+             * @description Local date-time without offset, exactly as sent
+             * @example 2026-12-01T09:30:00
              */
-            headers: string;
-            /**
-             * @description JSON serialized as a string
-             * @example {}
-             */
-            body: string;
+            start: string;
+            /** @example Europe/Berlin */
+            timeZone: string;
+            recurrenceRules: components["schemas"]["RecurrenceRule"][];
         };
-        ScheduleDto: {
+        ScheduleInput: {
             /**
              * @description Local date-time without offset, read in `timeZone`
              * @example 2026-12-01T09:30:00
@@ -827,25 +1000,9 @@ export interface components {
              * @description None: the task runs once, at `start`
              * @default []
              */
-            recurrenceRules?: components["schemas"]["RecurrenceRuleDto"][];
+            recurrenceRules?: components["schemas"]["RecurrenceRuleInput"][];
         };
-        ScheduleResponseDto: {
-            /**
-             * @description Local date-time without offset, exactly as sent
-             * @example 2026-12-01T09:30:00
-             */
-            start: string;
-            /** @example Europe/Berlin */
-            timeZone: string;
-            recurrenceRules: components["schemas"]["RecurrenceRuleResponseDto"][];
-        };
-        TaskEnvelopeDto: {
-            task: components["schemas"]["TaskResponseDto"];
-        };
-        TaskListDto: {
-            tasks: components["schemas"]["TaskResponseDto"][];
-        };
-        TaskResponseDto: {
+        Task: {
             /**
              * Format: uuid
              * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
@@ -855,7 +1012,7 @@ export interface components {
             title: string;
             /** @example Summarise yesterday’s conversations. */
             message: string;
-            schedule: components["schemas"]["ScheduleResponseDto"];
+            schedule: components["schemas"]["Schedule"];
             /**
              * Format: uuid
              * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
@@ -883,68 +1040,47 @@ export interface components {
              */
             updatedAt: string;
         };
-        ToolEnvelopeDto: {
-            tool: components["schemas"]["ToolResponseDto"];
+        TaskEnvelope: {
+            task: components["schemas"]["Task"];
         };
-        ToolListDto: {
-            tools: components["schemas"]["ToolResponseDto"][];
+        TaskList: {
+            tasks: components["schemas"]["Task"][];
         };
-        ToolResponseDto: {
-            /**
-             * Format: uuid
-             * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
-             */
-            id: string;
-            type: components["schemas"]["ToolType"];
-            /** @description Present for WEB_SEARCH; always `{}` */
-            webSearchTool?: components["schemas"]["WebSearchToolResponseDto"];
-            /** @description Present for FILE_SEARCH */
-            fileSearchTool?: components["schemas"]["FileSearchToolResponseDto"];
-            /** @description Present for IMAGE_GENERATION */
-            imageGenerationTool?: components["schemas"]["ImageGenerationToolResponseDto"];
-            /** @description Present for COMPUTER_USE */
-            computerUseTool?: components["schemas"]["ComputerUseToolResponseDto"];
-            /**
-             * Format: date-time
-             * @example 2026-11-22T09:30:00.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-22T09:30:00.000Z
-             */
-            updatedAt: string;
+        Tool: components["schemas"]["WebSearchTool"] | components["schemas"]["FileSearchTool"] | components["schemas"]["CodeInterpreterTool"] | components["schemas"]["ImageGenerationTool"] | components["schemas"]["ComputerUseTool"];
+        ToolEnvelope: {
+            tool: components["schemas"]["Tool"];
         };
-        /** @enum {string} */
-        ToolType: "WEB_SEARCH" | "FILE_SEARCH" | "CODE_INTERPRETER" | "IMAGE_GENERATION" | "COMPUTER_USE";
-        ToolTypeUnavailableDto: {
+        ToolList: {
+            tools: components["schemas"]["Tool"][];
+        };
+        ToolTypeUnavailableError: {
             /** @example Tool type IMAGE_GENERATION is not available for the assistant's provider configuration */
             error: string;
         };
-        UpdateApiKeyDto: {
+        UpdateApiKeyRequest: {
             /**
              * @description New label of the key
              * @example Website widget (prod)
              */
             name: string;
         };
-        UpdateAssistantDto: {
+        UpdateAssistantRequest: {
             name?: string;
             /** @description Accepted only when equal to the current provider: the assistant’s tools depend on it. */
             provider?: components["schemas"]["AssistantProvider"];
             model?: string | null;
             instructions?: string | null;
         };
-        UpdateFunctionDto: {
+        UpdateFunctionRequest: {
             /** @description An OpenAPI 3.x document serialized as a JSON string; it must pass an OpenAPI validator. `$ref`s outside the document are not followed. */
             openapiSpec?: string;
-            handler?: components["schemas"]["UpdateHandlerDto"];
+            handler?: components["schemas"]["UpdateHandlerInput"];
         };
-        UpdateHandlerDto: {
+        UpdateHandlerInput: {
             type?: components["schemas"]["HandlerType"];
-            requestHandler?: components["schemas"]["UpdateRequestHandlerDto"];
+            requestHandler?: components["schemas"]["UpdateRequestHandlerInput"];
         };
-        UpdateRequestHandlerDto: {
+        UpdateRequestHandlerInput: {
             url?: string;
             /** @enum {string} */
             method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
@@ -953,7 +1089,7 @@ export interface components {
             /** @description JSON serialized as a string */
             body?: string;
         };
-        UpdateScheduleDto: {
+        UpdateScheduleInput: {
             /**
              * @description Local date-time without offset, read in `timeZone`
              * @example 2026-12-01T09:30:00
@@ -965,12 +1101,12 @@ export interface components {
              */
             timeZone?: string;
             /** @description None: the task runs once, at `start` */
-            recurrenceRules?: components["schemas"]["RecurrenceRuleDto"][];
+            recurrenceRules?: components["schemas"]["RecurrenceRuleInput"][];
         };
-        UpdateTaskDto: {
+        UpdateTaskRequest: {
             title?: string;
             message?: string;
-            schedule?: components["schemas"]["UpdateScheduleDto"];
+            schedule?: components["schemas"]["UpdateScheduleInput"];
             /**
              * Format: uuid
              * @description Moves the task to another thread of the workspace
@@ -978,14 +1114,31 @@ export interface components {
             threadId?: string;
             key?: string;
         };
-        WebSearchToolResponseDto: Record<string, never>;
-        WorkspaceEnvelopeDto: {
-            workspace: components["schemas"]["WorkspaceResponseDto"];
+        WebSearchTool: {
+            /**
+             * Format: uuid
+             * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "WEB_SEARCH";
+            webSearchTool: components["schemas"]["WebSearchToolSettings"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
         };
-        WorkspaceListDto: {
-            workspaces: components["schemas"]["WorkspaceResponseDto"][];
-        };
-        WorkspaceResponseDto: {
+        WebSearchToolSettings: Record<string, never>;
+        Workspace: {
             /**
              * Format: uuid
              * @example 0b6f3c2e-8d4a-4f7e-9c1b-2a5d7e9f1c3b
@@ -1004,6 +1157,12 @@ export interface components {
              */
             updatedAt: string;
         };
+        WorkspaceEnvelope: {
+            workspace: components["schemas"]["Workspace"];
+        };
+        WorkspaceList: {
+            workspaces: components["schemas"]["Workspace"][];
+        };
     };
     responses: never;
     parameters: never;
@@ -1020,7 +1179,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    HealthController_check: {
+    checkHealth: {
         parameters: {
             query?: never;
             header?: never;
@@ -1035,7 +1194,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HealthDto"];
+                    "application/json": components["schemas"]["Health"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -1044,7 +1203,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -1053,7 +1212,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -1062,7 +1221,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -1071,7 +1230,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -1080,7 +1239,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -1089,7 +1248,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -1098,12 +1257,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    HealthController_live: {
+    checkLiveness: {
         parameters: {
             query?: never;
             header?: never;
@@ -1118,7 +1277,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HealthDto"];
+                    "application/json": components["schemas"]["Health"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -1127,7 +1286,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -1136,7 +1295,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -1145,7 +1304,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -1154,7 +1313,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -1163,7 +1322,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -1172,7 +1331,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -1181,12 +1340,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    HealthController_ready: {
+    checkReadiness: {
         parameters: {
             query?: never;
             header?: never;
@@ -1201,7 +1360,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HealthDto"];
+                    "application/json": components["schemas"]["Health"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -1210,7 +1369,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -1219,7 +1378,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -1228,7 +1387,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -1237,7 +1396,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -1246,7 +1405,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -1255,7 +1414,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -1264,12 +1423,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    WorkspacesController_list: {
+    listWorkspaces: {
         parameters: {
             query?: {
                 /** @description How many items to return at most */
@@ -1294,7 +1453,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WorkspaceListDto"];
+                    "application/json": components["schemas"]["WorkspaceList"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -1306,7 +1465,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -1318,7 +1477,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -1330,7 +1489,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -1342,7 +1501,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -1354,7 +1513,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -1366,7 +1525,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -1380,7 +1539,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -1392,7 +1551,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -1404,7 +1563,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -1416,12 +1575,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    WorkspacesController_create: {
+    createWorkspace: {
         parameters: {
             query?: never;
             header?: {
@@ -1433,7 +1592,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateWorkspaceDto"];
+                "application/json": components["schemas"]["CreateWorkspaceRequest"];
             };
         };
         responses: {
@@ -1446,7 +1605,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WorkspaceEnvelopeDto"];
+                    "application/json": components["schemas"]["WorkspaceEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -1458,7 +1617,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -1470,7 +1629,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -1482,7 +1641,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -1494,7 +1653,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Conflict: the Idempotency-Key was used with another body, or its first request is still in progress */
@@ -1506,7 +1665,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -1518,7 +1677,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -1530,7 +1689,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -1544,7 +1703,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -1556,7 +1715,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -1568,7 +1727,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -1580,12 +1739,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    ApiKeysController_list: {
+    listApiKeys: {
         parameters: {
             query?: {
                 /** @description How many items to return at most */
@@ -1610,7 +1769,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiKeyListDto"];
+                    "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -1622,7 +1781,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -1634,7 +1793,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -1646,7 +1805,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -1658,7 +1817,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -1670,7 +1829,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -1682,7 +1841,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -1696,7 +1855,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -1708,7 +1867,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -1720,7 +1879,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -1732,12 +1891,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    ApiKeysController_create: {
+    createApiKey: {
         parameters: {
             query?: never;
             header?: {
@@ -1749,7 +1908,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateApiKeyDto"];
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
             };
         };
         responses: {
@@ -1762,7 +1921,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiKeyEnvelopeDto"];
+                    "application/json": components["schemas"]["ApiKeyEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -1774,7 +1933,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -1786,7 +1945,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -1798,7 +1957,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -1810,7 +1969,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Conflict: the Idempotency-Key was used with another body, or its first request is still in progress */
@@ -1822,7 +1981,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -1834,7 +1993,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -1846,7 +2005,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -1860,7 +2019,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -1872,7 +2031,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -1884,7 +2043,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -1896,12 +2055,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    ApiKeysController_revoke: {
+    revokeApiKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -1921,7 +2080,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiKeyEnvelopeDto"];
+                    "application/json": components["schemas"]["ApiKeyEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -1933,7 +2092,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -1945,7 +2104,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -1957,7 +2116,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -1969,7 +2128,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -1981,7 +2140,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Conflict: The request conflicts with stored state */
@@ -1993,7 +2152,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -2005,7 +2164,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -2017,7 +2176,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -2031,7 +2190,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -2043,7 +2202,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -2055,7 +2214,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -2067,12 +2226,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    ApiKeysController_update: {
+    renameApiKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -2083,7 +2242,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UpdateApiKeyDto"];
+                "application/json": components["schemas"]["UpdateApiKeyRequest"];
             };
         };
         responses: {
@@ -2096,7 +2255,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiKeyEnvelopeDto"];
+                    "application/json": components["schemas"]["ApiKeyEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -2108,7 +2267,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -2120,7 +2279,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -2132,7 +2291,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -2144,7 +2303,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -2156,7 +2315,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -2168,7 +2327,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -2180,7 +2339,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -2194,7 +2353,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -2206,7 +2365,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -2218,7 +2377,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -2230,12 +2389,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    AssistantsController_list: {
+    listAssistants: {
         parameters: {
             query?: {
                 /** @description How many items to return at most */
@@ -2260,7 +2419,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AssistantListDto"];
+                    "application/json": components["schemas"]["AssistantList"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -2272,7 +2431,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -2284,7 +2443,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -2296,7 +2455,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -2308,7 +2467,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -2320,7 +2479,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -2332,7 +2491,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -2346,7 +2505,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -2358,7 +2517,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -2370,7 +2529,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -2382,12 +2541,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    AssistantsController_create: {
+    createAssistant: {
         parameters: {
             query?: never;
             header?: {
@@ -2399,7 +2558,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateAssistantDto"];
+                "application/json": components["schemas"]["CreateAssistantRequest"];
             };
         };
         responses: {
@@ -2412,7 +2571,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AssistantEnvelopeDto"];
+                    "application/json": components["schemas"]["AssistantEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -2424,7 +2583,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -2436,7 +2595,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -2448,7 +2607,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -2460,7 +2619,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Conflict: the Idempotency-Key was used with another body, or its first request is still in progress */
@@ -2472,7 +2631,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -2484,7 +2643,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -2496,7 +2655,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -2510,7 +2669,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -2522,7 +2681,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -2534,7 +2693,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -2546,12 +2705,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    AssistantsController_get: {
+    getAssistant: {
         parameters: {
             query?: never;
             header?: never;
@@ -2571,7 +2730,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AssistantEnvelopeDto"];
+                    "application/json": components["schemas"]["AssistantEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -2583,7 +2742,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -2595,7 +2754,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -2607,7 +2766,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -2619,7 +2778,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -2631,7 +2790,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -2643,7 +2802,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -2655,7 +2814,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -2669,7 +2828,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -2681,7 +2840,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -2693,7 +2852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -2705,12 +2864,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    AssistantsController_remove: {
+    deleteAssistant: {
         parameters: {
             query?: never;
             header?: never;
@@ -2730,7 +2889,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AssistantEnvelopeDto"];
+                    "application/json": components["schemas"]["AssistantEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -2742,7 +2901,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -2754,7 +2913,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -2766,7 +2925,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -2778,7 +2937,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -2790,7 +2949,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -2802,7 +2961,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -2814,7 +2973,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -2828,7 +2987,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -2840,7 +2999,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -2852,7 +3011,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -2864,12 +3023,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    AssistantsController_update: {
+    updateAssistant: {
         parameters: {
             query?: never;
             header?: never;
@@ -2880,7 +3039,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UpdateAssistantDto"];
+                "application/json": components["schemas"]["UpdateAssistantRequest"];
             };
         };
         responses: {
@@ -2893,7 +3052,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AssistantEnvelopeDto"];
+                    "application/json": components["schemas"]["AssistantEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -2905,7 +3064,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -2917,7 +3076,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -2929,7 +3088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -2941,7 +3100,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -2953,7 +3112,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -2965,7 +3124,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -2977,7 +3136,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -2991,7 +3150,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -3003,7 +3162,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -3015,7 +3174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -3027,12 +3186,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    ToolsController_list: {
+    listTools: {
         parameters: {
             query?: {
                 /** @description How many items to return at most */
@@ -3059,7 +3218,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ToolListDto"];
+                    "application/json": components["schemas"]["ToolList"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -3071,7 +3230,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -3083,7 +3242,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -3095,7 +3254,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -3107,7 +3266,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -3119,7 +3278,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -3131,7 +3290,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -3143,7 +3302,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -3157,7 +3316,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -3169,7 +3328,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -3181,7 +3340,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -3193,12 +3352,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    ToolsController_create: {
+    createTool: {
         parameters: {
             query?: never;
             header?: {
@@ -3212,7 +3371,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateToolDto"];
+                "application/json": components["schemas"]["CreateToolRequest"];
             };
         };
         responses: {
@@ -3225,7 +3384,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ToolEnvelopeDto"];
+                    "application/json": components["schemas"]["ToolEnvelope"];
                 };
             };
             /** @description Bad Request: the body is invalid (`{error, message}`), or the tool type is not available for the assistant’s provider (`{error}` alone, naming the type) */
@@ -3237,7 +3396,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"] | components["schemas"]["ToolTypeUnavailableDto"];
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["ToolTypeUnavailableError"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -3249,7 +3408,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -3261,7 +3420,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -3273,7 +3432,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -3285,7 +3444,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Conflict: the Idempotency-Key was used with another body, or its first request is still in progress */
@@ -3297,7 +3456,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -3309,7 +3468,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -3321,7 +3480,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -3335,7 +3494,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -3347,7 +3506,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -3359,7 +3518,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -3371,12 +3530,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    ToolsController_remove: {
+    deleteTool: {
         parameters: {
             query?: never;
             header?: never;
@@ -3397,7 +3556,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ToolEnvelopeDto"];
+                    "application/json": components["schemas"]["ToolEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -3409,7 +3568,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -3421,7 +3580,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -3433,7 +3592,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -3445,7 +3604,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -3457,7 +3616,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -3469,7 +3628,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -3481,7 +3640,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -3495,7 +3654,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -3507,7 +3666,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -3519,7 +3678,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -3531,12 +3690,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    McpServersController_list: {
+    listMcpServers: {
         parameters: {
             query?: {
                 /** @description How many items to return at most */
@@ -3563,7 +3722,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["McpServerListDto"];
+                    "application/json": components["schemas"]["McpServerList"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -3575,7 +3734,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -3587,7 +3746,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -3599,7 +3758,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -3611,7 +3770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -3623,7 +3782,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -3635,7 +3794,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -3647,7 +3806,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -3661,7 +3820,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -3673,7 +3832,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -3685,7 +3844,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -3697,12 +3856,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    McpServersController_create: {
+    createMcpServer: {
         parameters: {
             query?: never;
             header?: {
@@ -3716,7 +3875,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateMcpServerDto"];
+                "application/json": components["schemas"]["CreateMcpServerRequest"];
             };
         };
         responses: {
@@ -3729,7 +3888,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["McpServerEnvelopeDto"];
+                    "application/json": components["schemas"]["McpServerEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -3741,7 +3900,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -3753,7 +3912,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -3765,7 +3924,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -3777,7 +3936,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -3789,7 +3948,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Conflict: the Idempotency-Key was used with another body, or its first request is still in progress */
@@ -3801,7 +3960,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -3813,7 +3972,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -3825,7 +3984,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -3839,7 +3998,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -3851,7 +4010,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -3863,7 +4022,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -3875,12 +4034,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    McpServersController_get: {
+    getMcpServer: {
         parameters: {
             query?: never;
             header?: never;
@@ -3901,7 +4060,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["McpServerEnvelopeDto"];
+                    "application/json": components["schemas"]["McpServerEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -3913,7 +4072,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -3925,7 +4084,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -3937,7 +4096,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -3949,7 +4108,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -3961,7 +4120,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -3973,7 +4132,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -3985,7 +4144,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -3999,7 +4158,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -4011,7 +4170,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -4023,7 +4182,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -4035,12 +4194,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    McpServersController_remove: {
+    deleteMcpServer: {
         parameters: {
             query?: never;
             header?: never;
@@ -4061,7 +4220,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["McpServerEnvelopeDto"];
+                    "application/json": components["schemas"]["McpServerEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -4073,7 +4232,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -4085,7 +4244,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -4097,7 +4256,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -4109,7 +4268,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -4121,7 +4280,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Conflict: The request conflicts with stored state */
@@ -4133,7 +4292,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -4145,7 +4304,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -4157,7 +4316,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -4171,7 +4330,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -4183,7 +4342,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -4195,7 +4354,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -4207,12 +4366,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    FunctionsController_list: {
+    listFunctions: {
         parameters: {
             query?: {
                 /** @description How many items to return at most */
@@ -4239,7 +4398,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FunctionListDto"];
+                    "application/json": components["schemas"]["FunctionList"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -4251,7 +4410,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -4263,7 +4422,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -4275,7 +4434,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -4287,7 +4446,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -4299,7 +4458,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -4311,7 +4470,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -4323,7 +4482,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -4337,7 +4496,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -4349,7 +4508,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -4361,7 +4520,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -4373,12 +4532,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    FunctionsController_create: {
+    createFunction: {
         parameters: {
             query?: never;
             header?: {
@@ -4392,7 +4551,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateFunctionDto"];
+                "application/json": components["schemas"]["CreateFunctionRequest"];
             };
         };
         responses: {
@@ -4405,7 +4564,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FunctionEnvelopeDto"];
+                    "application/json": components["schemas"]["FunctionEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -4417,7 +4576,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -4429,7 +4588,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -4441,7 +4600,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -4453,7 +4612,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -4465,7 +4624,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Conflict: the Idempotency-Key was used with another body, or its first request is still in progress */
@@ -4477,7 +4636,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -4489,7 +4648,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -4501,7 +4660,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -4515,7 +4674,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -4527,7 +4686,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -4539,7 +4698,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -4551,12 +4710,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    FunctionsController_get: {
+    getFunction: {
         parameters: {
             query?: never;
             header?: never;
@@ -4577,7 +4736,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FunctionEnvelopeDto"];
+                    "application/json": components["schemas"]["FunctionEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -4589,7 +4748,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -4601,7 +4760,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -4613,7 +4772,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -4625,7 +4784,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -4637,7 +4796,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -4649,7 +4808,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -4661,7 +4820,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -4675,7 +4834,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -4687,7 +4846,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -4699,7 +4858,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -4711,12 +4870,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    FunctionsController_remove: {
+    deleteFunction: {
         parameters: {
             query?: never;
             header?: never;
@@ -4737,7 +4896,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FunctionEnvelopeDto"];
+                    "application/json": components["schemas"]["FunctionEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -4749,7 +4908,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -4761,7 +4920,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -4773,7 +4932,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -4785,7 +4944,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -4797,7 +4956,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -4809,7 +4968,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -4821,7 +4980,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -4835,7 +4994,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -4847,7 +5006,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -4859,7 +5018,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -4871,12 +5030,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    FunctionsController_update: {
+    updateFunction: {
         parameters: {
             query?: never;
             header?: never;
@@ -4888,7 +5047,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UpdateFunctionDto"];
+                "application/json": components["schemas"]["UpdateFunctionRequest"];
             };
         };
         responses: {
@@ -4901,7 +5060,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FunctionEnvelopeDto"];
+                    "application/json": components["schemas"]["FunctionEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -4913,7 +5072,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -4925,7 +5084,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -4937,7 +5096,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -4949,7 +5108,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -4961,7 +5120,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -4973,7 +5132,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -4985,7 +5144,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -4999,7 +5158,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -5011,7 +5170,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -5023,7 +5182,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -5035,12 +5194,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    InitialMessagesController_list: {
+    listInitialMessages: {
         parameters: {
             query?: never;
             header?: never;
@@ -5060,7 +5219,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InitialMessageListDto"];
+                    "application/json": components["schemas"]["InitialMessageList"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -5072,7 +5231,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -5084,7 +5243,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -5096,7 +5255,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -5108,7 +5267,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -5120,7 +5279,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -5132,7 +5291,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -5144,7 +5303,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -5158,7 +5317,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -5170,7 +5329,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -5182,7 +5341,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -5194,12 +5353,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    InitialMessagesController_replace: {
+    replaceInitialMessages: {
         parameters: {
             query?: never;
             header?: never;
@@ -5210,7 +5369,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ReplaceInitialMessagesDto"];
+                "application/json": components["schemas"]["ReplaceInitialMessagesRequest"];
             };
         };
         responses: {
@@ -5223,7 +5382,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InitialMessageListDto"];
+                    "application/json": components["schemas"]["InitialMessageList"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -5235,7 +5394,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -5247,7 +5406,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -5259,7 +5418,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -5271,7 +5430,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -5283,7 +5442,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -5295,7 +5454,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -5307,7 +5466,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -5321,7 +5480,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -5333,7 +5492,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -5345,7 +5504,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -5357,12 +5516,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    TasksController_list: {
+    listTasks: {
         parameters: {
             query?: {
                 /** @description How many items to return at most */
@@ -5389,7 +5548,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskListDto"];
+                    "application/json": components["schemas"]["TaskList"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -5401,7 +5560,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -5413,7 +5572,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -5425,7 +5584,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -5437,7 +5596,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -5449,7 +5608,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -5461,7 +5620,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -5475,7 +5634,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -5487,7 +5646,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -5499,7 +5658,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -5511,12 +5670,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    TasksController_create: {
+    createTask: {
         parameters: {
             query?: never;
             header?: {
@@ -5528,7 +5687,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateTaskDto"];
+                "application/json": components["schemas"]["CreateTaskRequest"];
             };
         };
         responses: {
@@ -5541,7 +5700,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskEnvelopeDto"];
+                    "application/json": components["schemas"]["TaskEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -5553,7 +5712,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -5565,7 +5724,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -5577,7 +5736,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -5589,7 +5748,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Conflict: the Idempotency-Key was used with another body, or its first request is still in progress */
@@ -5601,7 +5760,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -5613,7 +5772,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -5625,7 +5784,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -5639,7 +5798,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -5651,7 +5810,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -5663,7 +5822,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -5675,12 +5834,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    TasksController_get: {
+    getTask: {
         parameters: {
             query?: never;
             header?: never;
@@ -5700,7 +5859,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskEnvelopeDto"];
+                    "application/json": components["schemas"]["TaskEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -5712,7 +5871,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -5724,7 +5883,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -5736,7 +5895,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -5748,7 +5907,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -5760,7 +5919,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -5772,7 +5931,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -5784,7 +5943,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -5798,7 +5957,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -5810,7 +5969,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -5822,7 +5981,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -5834,12 +5993,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    TasksController_remove: {
+    deleteTask: {
         parameters: {
             query?: never;
             header?: never;
@@ -5859,7 +6018,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskEnvelopeDto"];
+                    "application/json": components["schemas"]["TaskEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -5871,7 +6030,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -5883,7 +6042,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -5895,7 +6054,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -5907,7 +6066,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -5919,7 +6078,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -5931,7 +6090,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -5943,7 +6102,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -5957,7 +6116,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -5969,7 +6128,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -5981,7 +6140,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -5993,12 +6152,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    TasksController_update: {
+    updateTask: {
         parameters: {
             query?: never;
             header?: never;
@@ -6009,7 +6168,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UpdateTaskDto"];
+                "application/json": components["schemas"]["UpdateTaskRequest"];
             };
         };
         responses: {
@@ -6022,7 +6181,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskEnvelopeDto"];
+                    "application/json": components["schemas"]["TaskEnvelope"];
                 };
             };
             /** @description Bad Request: The body is not a JSON object, fails validation, or a parameter is invalid; the message names the field and the rule */
@@ -6034,7 +6193,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: The API key is invalid or missing */
@@ -6046,7 +6205,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Forbidden: The API key is valid but of a kind this operation does not accept */
@@ -6058,7 +6217,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not Found: No such resource in the caller’s workspace */
@@ -6070,7 +6229,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Timeout: The request line and headers did not arrive within 10 seconds, or the body within REQUEST_BODY_TIMEOUT_SECONDS */
@@ -6082,7 +6241,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Payload Too Large: The body is larger than 1mb */
@@ -6094,7 +6253,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unsupported Media Type: The body was sent with a content type other than application/json */
@@ -6106,7 +6265,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
@@ -6120,7 +6279,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request Header Fields Too Large: The request line and headers are larger than the server accepts (a very long URL, say) */
@@ -6132,7 +6291,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error: An unexpected error; the message carries the request id */
@@ -6144,7 +6303,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Service Unavailable: The database cannot be reached */
@@ -6156,7 +6315,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

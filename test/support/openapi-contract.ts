@@ -27,7 +27,7 @@ interface Document {
 
 const DOCUMENT_PATH = resolve('openapi.json');
 const BASE = 'https://amc.invalid/openapi.json';
-const ERROR_SCHEMA = 'ErrorResponseDto';
+const ERROR_SCHEMA = 'Error';
 /** Swagger UI and the document itself: served, but not part of the API they describe. */
 /** Served beside the API but not part of it: Swagger UI and its documents, and the Prometheus metrics (which METRICS_PORT can move elsewhere). */
 const NOT_THE_API = /^\/(?:docs(?:-json|-yaml)?(?:\/|$)|metrics$)/;
@@ -51,6 +51,8 @@ export class OpenApiContract {
   constructor(document: Document = JSON.parse(readFileSync(DOCUMENT_PATH, 'utf8')) as Document) {
     this.ajv = addFormats(new Ajv({ allErrors: true, strict: true, strictTypes: false, strictRequired: false }));
     this.ajv.addKeyword({ keyword: 'example' });
+    // An annotation for generators: the closed variants of a oneOf already exclude each other.
+    this.ajv.addKeyword({ keyword: 'discriminator' });
     this.ajv.addSchema({ $id: BASE, $defs: jsonSchema(document.components.schemas) });
     this.sharedHeaders = document.components.headers ?? {};
     this.routes = Object.entries(document.paths)
@@ -82,6 +84,12 @@ export class OpenApiContract {
       this.headerProblem(response, documented) ??
       this.bodyProblem(response, documented, `#/paths/${route.template}/${method}/responses/${response.status}`);
     return problem === undefined ? { checked: `${name} ${response.status}` } : fail(response, `${name} ${response.status}: ${problem}`);
+  }
+
+  /** Why `value` does not match the schema `schema` of openapi.json (a request body's, say), or undefined when it does. */
+  problemWith(schema: Schema, value: unknown): string | undefined {
+    const validate = this.validator(`value ${JSON.stringify(schema)}`, schema);
+    return validate(value) ? undefined : describe(validate.errors);
   }
 
   private checkUndocumentedRoute(response: ReceivedResponse, path: string): Verdict {

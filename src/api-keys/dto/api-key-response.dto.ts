@@ -1,8 +1,9 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { ApiIdProperty, ApiTimestampProperty } from '../../common/api-properties.js';
 import { ApiKeyType } from '../api-key-type.js';
 import type { ApiKey } from '../entities/api-key.entity.js';
 
+@ApiSchema({ name: 'ApiKey' })
 export class ApiKeyResponseDto {
   @ApiIdProperty()
   id: string;
@@ -51,11 +52,13 @@ export class ApiKeyResponseDto {
   }
 }
 
+@ApiSchema({ name: 'ApiKeyEnvelope' })
 export class ApiKeyEnvelopeDto {
   @ApiProperty({ type: ApiKeyResponseDto })
   apiKey: ApiKeyResponseDto;
 }
 
+@ApiSchema({ name: 'ApiKeyList' })
 export class ApiKeyListDto {
   @ApiProperty({ type: [ApiKeyResponseDto] })
   apiKeys: ApiKeyResponseDto[];

@@ -1,6 +1,7 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { IsLabel } from '../../common/validation.decorators.js';
 
+@ApiSchema({ name: 'UpdateApiKeyRequest' })
 export class UpdateApiKeyDto {
   @ApiProperty({ description: 'New label of the key', minLength: 1, maxLength: 255, example: 'Website widget (prod)' })
   @IsLabel()

@@ -1,8 +1,9 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ApiIdProperty, ApiTimestampProperty } from '../../common/api-properties.js';
 import { AssistantProvider } from '../assistant-provider.js';
 import type { Assistant } from '../entities/assistant.entity.js';
 
+@ApiSchema({ name: 'Assistant' })
 export class AssistantResponseDto {
   @ApiIdProperty()
   id: string;
@@ -38,11 +39,13 @@ export class AssistantResponseDto {
   }
 }
 
+@ApiSchema({ name: 'AssistantEnvelope' })
 export class AssistantEnvelopeDto {
   @ApiProperty({ type: AssistantResponseDto })
   assistant: AssistantResponseDto;
 }
 
+@ApiSchema({ name: 'AssistantList' })
 export class AssistantListDto {
   @ApiProperty({ type: [AssistantResponseDto] })
   assistants: AssistantResponseDto[];

@@ -1,10 +1,11 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsEnum, IsOptional } from 'class-validator';
 import { IsLabel, IsText } from '../../common/validation.decorators.js';
 import { AssistantProvider } from '../assistant-provider.js';
 
 export const MAX_INSTRUCTIONS_LENGTH = 256_000;
 
+@ApiSchema({ name: 'CreateAssistantRequest' })
 export class CreateAssistantDto {
   @ApiProperty({ minLength: 1, maxLength: 255, example: 'Support assistant' })
   @IsLabel()

@@ -1,10 +1,11 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsEnum, IsOptional } from 'class-validator';
 import { IsLabel, IsOmittable, IsText } from '../../common/validation.decorators.js';
 import { AssistantProvider } from '../assistant-provider.js';
 import { MAX_INSTRUCTIONS_LENGTH } from './create-assistant.dto.js';
 
 /** Every field may be left out, and then stays as it is; `model` and `instructions` may be cleared with null. */
+@ApiSchema({ name: 'UpdateAssistantRequest' })
 export class UpdateAssistantDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 255 })
   @IsOmittable()

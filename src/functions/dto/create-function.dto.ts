@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsObject, ValidateNested } from 'class-validator';
 import { IsText } from '../../common/validation.decorators.js';
@@ -8,6 +8,7 @@ import { HandlerDto } from './function-handler.dto.js';
 export const OPENAPI_SPEC_DESCRIPTION =
   'An OpenAPI 3.x document serialized as a JSON string; it must pass an OpenAPI validator. `$ref`s outside the document are not followed.';
 
+@ApiSchema({ name: 'CreateFunctionRequest' })
 export class CreateFunctionDto {
   @ApiProperty({
     description: OPENAPI_SPEC_DESCRIPTION,

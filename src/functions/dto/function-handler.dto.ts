@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsEnum, IsIn, IsObject, ValidateNested } from 'class-validator';
 import { customRule, IsHttpUrl, IsOmittable, IsTextWith, IsVariantOf, MAX_URL_LENGTH } from '../../common/validation.decorators.js';
@@ -28,6 +28,7 @@ function parseJson(value: unknown): unknown {
   }
 }
 
+@ApiSchema({ name: 'RequestHandlerInput' })
 export class RequestHandlerDto {
   @ApiProperty({ description: 'Absolute http(s) URL called when the function runs', maxLength: MAX_URL_LENGTH, example: 'https://api.example.com/orders' })
   @IsHttpUrl()
@@ -58,6 +59,7 @@ export class RequestHandlerDto {
   body?: string;
 }
 
+@ApiSchema({ name: 'HandlerInput' })
 export class HandlerDto {
   @ApiProperty({ enum: HandlerType, enumName: 'HandlerType' })
   @IsEnum(HandlerType)
@@ -70,6 +72,7 @@ export class HandlerDto {
 }
 
 /** In an update every field may be left out and then keeps its stored value. */
+@ApiSchema({ name: 'UpdateRequestHandlerInput' })
 export class UpdateRequestHandlerDto {
   @ApiPropertyOptional({ maxLength: MAX_URL_LENGTH })
   @IsOmittable()
@@ -92,6 +95,7 @@ export class UpdateRequestHandlerDto {
   body?: string;
 }
 
+@ApiSchema({ name: 'UpdateHandlerInput' })
 export class UpdateHandlerDto {
   @ApiPropertyOptional({ enum: HandlerType, enumName: 'HandlerType' })
   @IsOmittable()

@@ -1,8 +1,9 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ApiIdProperty, ApiTimestampProperty } from '../../common/api-properties.js';
 import type { AssistantFunction } from '../entities/assistant-function.entity.js';
 import { HandlerType, HTTP_METHODS, type HttpMethod } from '../function-handler.js';
 
+@ApiSchema({ name: 'RequestHandler' })
 export class RequestHandlerResponseDto {
   @ApiProperty({ example: 'https://api.example.com/orders' })
   url: string;
@@ -17,6 +18,7 @@ export class RequestHandlerResponseDto {
   body: string;
 }
 
+@ApiSchema({ name: 'Handler' })
 export class HandlerResponseDto {
   @ApiProperty({ enum: HandlerType, enumName: 'HandlerType' })
   type: HandlerType;
@@ -25,6 +27,7 @@ export class HandlerResponseDto {
   requestHandler: RequestHandlerResponseDto;
 }
 
+@ApiSchema({ name: 'Function' })
 export class FunctionResponseDto {
   @ApiIdProperty()
   id: string;
@@ -53,11 +56,13 @@ export class FunctionResponseDto {
   }
 }
 
+@ApiSchema({ name: 'FunctionEnvelope' })
 export class FunctionEnvelopeDto {
   @ApiProperty({ type: FunctionResponseDto })
   function: FunctionResponseDto;
 }
 
+@ApiSchema({ name: 'FunctionList' })
 export class FunctionListDto {
   @ApiProperty({ type: [FunctionResponseDto] })
   functions: FunctionResponseDto[];

@@ -1,8 +1,9 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ApiIdProperty, ApiTimestampProperty } from '../../common/api-properties.js';
 import type { InitialMessage } from '../entities/initial-message.entity.js';
 import { InitialMessageRole } from '../initial-message-role.js';
 
+@ApiSchema({ name: 'InitialMessage' })
 export class InitialMessageResponseDto {
   @ApiIdProperty()
   id: string;
@@ -30,6 +31,7 @@ export class InitialMessageResponseDto {
   }
 }
 
+@ApiSchema({ name: 'InitialMessageList' })
 export class InitialMessageListDto {
   @ApiProperty({ type: [InitialMessageResponseDto] })
   initialMessages: InitialMessageResponseDto[];

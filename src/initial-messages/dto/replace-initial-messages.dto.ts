@@ -1,10 +1,11 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { IsEnum } from 'class-validator';
 import { IsListOf, IsText } from '../../common/validation.decorators.js';
 import { InitialMessageRole } from '../initial-message-role.js';
 
 export const INITIAL_MESSAGE_LIMITS = { maxItems: 100, contentLength: 32_000 } as const;
 
+@ApiSchema({ name: 'InitialMessageInput' })
 export class InitialMessageInputDto {
   @ApiProperty({ enum: InitialMessageRole, enumName: 'InitialMessageRole' })
   @IsEnum(InitialMessageRole)
@@ -15,6 +16,7 @@ export class InitialMessageInputDto {
   content: string;
 }
 
+@ApiSchema({ name: 'ReplaceInitialMessagesRequest' })
 export class ReplaceInitialMessagesDto {
   @ApiProperty({
     type: [InitialMessageInputDto],

@@ -1,10 +1,12 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema, type ExamplesObject } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsEnum } from 'class-validator';
 import { IsHttpUrl, IsOmittable, IsVariantOf, MAX_URL_LENGTH } from '../../common/validation.decorators.js';
+import { documentedModel, namedOneOf } from '../../openapi/documented-models.js';
 import { McpTransportType } from '../mcp-transport-type.js';
 import { HEADER_LIMITS, IsHeaderMap } from './header-map.validator.js';
 
+@ApiSchema({ name: 'McpTransportInput' })
 export class McpTransportSettingsDto {
   @ApiProperty({ description: 'Absolute http(s) URL of the remote MCP server', maxLength: MAX_URL_LENGTH, example: 'https://mcp.example.com/sse' })
   @IsHttpUrl()
@@ -27,17 +29,39 @@ export class McpTransportSettingsDto {
 
 /** `transportType` plus the transport object of that type, and no other. */
 export class CreateMcpServerDto {
-  @ApiProperty({ enum: McpTransportType, enumName: 'McpTransportType' })
   @IsEnum(McpTransportType)
   transportType: McpTransportType;
 
-  @ApiPropertyOptional({ type: McpTransportSettingsDto, description: 'Required with transportType SSE, refused with any other' })
   @IsVariantOf('transportType', McpTransportType.SSE, { required: true })
   @Type(() => McpTransportSettingsDto)
   sseTransport?: McpTransportSettingsDto;
 
-  @ApiPropertyOptional({ type: McpTransportSettingsDto, description: 'Required with transportType HTTP, refused with any other' })
   @IsVariantOf('transportType', McpTransportType.HTTP, { required: true })
   @Type(() => McpTransportSettingsDto)
   httpTransport?: McpTransportSettingsDto;
 }
+
+/** In the document: one body per transport, told apart by `transportType`, each with its own transport object. */
+const createMcpServerVariants = {
+  [McpTransportType.SSE]: documentedModel('CreateSseMcpServerRequest', {
+    transportType: ApiProperty({ enum: [McpTransportType.SSE] }),
+    sseTransport: ApiProperty({ type: McpTransportSettingsDto }),
+  }),
+  [McpTransportType.HTTP]: documentedModel('CreateHttpMcpServerRequest', {
+    transportType: ApiProperty({ enum: [McpTransportType.HTTP] }),
+    httpTransport: ApiProperty({ type: McpTransportSettingsDto }),
+  }),
+};
+
+export const CREATE_MCP_SERVER_REQUEST = namedOneOf('CreateMcpServerRequest', Object.values(createMcpServerVariants), {
+  propertyName: 'transportType',
+  mapping: createMcpServerVariants,
+});
+
+export const CREATE_MCP_SERVER_EXAMPLES: ExamplesObject = {
+  sse: {
+    summary: 'Server-sent events',
+    value: { transportType: McpTransportType.SSE, sseTransport: { url: 'https://mcp.example.com/sse', headers: { Authorization: 'Bearer mcp-token' } } },
+  },
+  http: { summary: 'Streamable HTTP', value: { transportType: McpTransportType.HTTP, httpTransport: { url: 'https://mcp.example.com/mcp' } } },
+};

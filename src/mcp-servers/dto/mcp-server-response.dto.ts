@@ -1,8 +1,9 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ApiIdProperty, ApiTimestampProperty } from '../../common/api-properties.js';
 import type { McpServer } from '../entities/mcp-server.entity.js';
 import { McpTransportType } from '../mcp-transport-type.js';
 
+@ApiSchema({ name: 'McpTransport' })
 export class McpTransportResponseDto {
   @ApiIdProperty()
   id: string;
@@ -20,6 +21,7 @@ export class McpTransportResponseDto {
   updatedAt: string;
 }
 
+@ApiSchema({ name: 'McpServer' })
 export class McpServerResponseDto {
   @ApiIdProperty()
   id: string;
@@ -54,11 +56,13 @@ export class McpServerResponseDto {
   }
 }
 
+@ApiSchema({ name: 'McpServerEnvelope' })
 export class McpServerEnvelopeDto {
   @ApiProperty({ type: McpServerResponseDto })
   mcpServer: McpServerResponseDto;
 }
 
+@ApiSchema({ name: 'McpServerList' })
 export class McpServerListDto {
   @ApiProperty({ type: [McpServerResponseDto] })
   mcpServers: McpServerResponseDto[];

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema, type ExamplesObject } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsObject, IsUUID, ValidateNested } from 'class-validator';
 import { IsLabel, IsOmittable, IsText } from '../../common/validation.decorators.js';
@@ -6,6 +6,7 @@ import { ScheduleDto } from './schedule.dto.js';
 
 export const TASK_LIMITS = { messageLength: 32_000, keyLength: 255 } as const;
 
+@ApiSchema({ name: 'CreateTaskRequest' })
 export class CreateTaskDto {
   @ApiProperty({ minLength: 1, maxLength: 255, example: 'Daily summary' })
   @IsLabel()
@@ -31,3 +32,20 @@ export class CreateTaskDto {
   @IsText(0, TASK_LIMITS.keyLength)
   key?: string;
 }
+
+/** Without `threadId`: the task gets a thread of its own, which is what a first task wants. */
+export const CREATE_TASK_EXAMPLES: ExamplesObject = {
+  daily: {
+    summary: 'Every day at 09:30 in Berlin',
+    value: {
+      title: 'Daily summary',
+      message: 'Summarise yesterday’s conversations.',
+      schedule: { start: '2026-12-01T09:30:00', timeZone: 'Europe/Berlin', recurrenceRules: [{ frequency: 'daily' }] },
+      key: 'reports',
+    },
+  },
+  once: {
+    summary: 'Once',
+    value: { title: 'Year-end review', message: 'Review this year’s conversations.', schedule: { start: '2026-12-31T17:00:00', timeZone: 'America/New_York' } },
+  },
+};

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions, ApiSchema } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import { customRule, IsListOf, IsOmittable, IsTextWith } from '../../common/validation.decorators.js';
 import { isTimeZoneName, parseLocalDateTime } from '../schedule/local-date-time.js';
@@ -12,6 +12,7 @@ export const MAX_RECURRENCE_RULES = 10;
  */
 export const SCHEDULE_LIMITS = { startLength: 64, timeZoneLength: 64 } as const;
 
+@ApiSchema({ name: 'RecurrenceRuleInput' })
 export class RecurrenceRuleDto {
   @ApiProperty({ enum: RECURRENCE_FREQUENCIES, example: 'daily' })
   @IsIn(RECURRENCE_FREQUENCIES)
@@ -41,6 +42,7 @@ const START: ApiPropertyOptions = { description: 'Local date-time without offset
 const TIME_ZONE: ApiPropertyOptions = { description: 'IANA time-zone name', example: 'Europe/Berlin', maxLength: SCHEDULE_LIMITS.timeZoneLength };
 const RULES: ApiPropertyOptions = { type: [RecurrenceRuleDto], maxItems: MAX_RECURRENCE_RULES, description: 'None: the task runs once, at `start`' };
 
+@ApiSchema({ name: 'ScheduleInput' })
 export class ScheduleDto {
   @ApiProperty(START)
   @IsLocalDateTime()
@@ -57,6 +59,7 @@ export class ScheduleDto {
 }
 
 /** In an update each schedule field may be left out and keeps its stored value. */
+@ApiSchema({ name: 'UpdateScheduleInput' })
 export class UpdateScheduleDto {
   @ApiPropertyOptional(START)
   @IsOmittable()

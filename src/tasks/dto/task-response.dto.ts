@@ -1,15 +1,17 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ApiIdProperty, ApiTimestampProperty } from '../../common/api-properties.js';
 import type { Task } from '../entities/task.entity.js';
 import { NEXT_RUN_RULE, nextRunAt } from '../schedule/next-run.js';
 import { RECURRENCE_FREQUENCIES, type RecurrenceFrequency } from '../schedule/recurrence.js';
 import { LOCAL_DATE_TIME_PATTERN } from './schedule.dto.js';
 
+@ApiSchema({ name: 'RecurrenceRule' })
 export class RecurrenceRuleResponseDto {
   @ApiProperty({ enum: RECURRENCE_FREQUENCIES })
   frequency: RecurrenceFrequency;
 }
 
+@ApiSchema({ name: 'Schedule' })
 export class ScheduleResponseDto {
   @ApiProperty({
     description: 'Local date-time without offset, exactly as sent',
@@ -25,6 +27,7 @@ export class ScheduleResponseDto {
   recurrenceRules: RecurrenceRuleResponseDto[];
 }
 
+@ApiSchema({ name: 'Task' })
 export class TaskResponseDto {
   @ApiIdProperty()
   id: string;
@@ -73,11 +76,13 @@ export class TaskResponseDto {
   }
 }
 
+@ApiSchema({ name: 'TaskEnvelope' })
 export class TaskEnvelopeDto {
   @ApiProperty({ type: TaskResponseDto })
   task: TaskResponseDto;
 }
 
+@ApiSchema({ name: 'TaskList' })
 export class TaskListDto {
   @ApiProperty({ type: [TaskResponseDto] })
   tasks: TaskResponseDto[];

@@ -1,5 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { Type } from '@nestjs/common';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ApiIdProperty, ApiTimestampProperty } from '../../common/api-properties.js';
+import { documentedModel, namedOneOf } from '../../openapi/documented-models.js';
 import type { Tool } from '../entities/tool.entity.js';
 import {
   ComputerEnvironment,
@@ -15,8 +17,10 @@ import {
 } from '../tool-settings.js';
 import { ToolType } from '../tool-type.js';
 
+@ApiSchema({ name: 'WebSearchToolSettings' })
 export class WebSearchToolResponseDto {}
 
+@ApiSchema({ name: 'FileSearchToolSettings' })
 export class FileSearchToolResponseDto {
   @ApiProperty({ type: [String] })
   vectorStoreIds: string[];
@@ -25,6 +29,7 @@ export class FileSearchToolResponseDto {
   maxNumResults: number;
 }
 
+@ApiSchema({ name: 'ImageGenerationToolSettings' })
 export class ImageGenerationToolResponseDto {
   @ApiProperty({ enum: IMAGE_MODELS })
   model: ImageModel;
@@ -45,6 +50,7 @@ export class ImageGenerationToolResponseDto {
   partialImages: number;
 }
 
+@ApiSchema({ name: 'ComputerUseToolSettings' })
 export class ComputerUseToolResponseDto {
   @ApiProperty({ type: 'integer', example: 1280 })
   displayWidth: number;
@@ -61,28 +67,13 @@ export class ComputerUseToolResponseDto {
 
 /** A tool carries the settings object of its type only; CODE_INTERPRETER has none. */
 export class ToolResponseDto {
-  @ApiIdProperty()
   id: string;
-
-  @ApiProperty({ enum: ToolType, enumName: 'ToolType' })
   type: ToolType;
-
-  @ApiPropertyOptional({ type: WebSearchToolResponseDto, description: 'Present for WEB_SEARCH; always `{}`' })
   webSearchTool?: WebSearchToolResponseDto;
-
-  @ApiPropertyOptional({ type: FileSearchToolResponseDto, description: 'Present for FILE_SEARCH' })
   fileSearchTool?: FileSearchToolResponseDto;
-
-  @ApiPropertyOptional({ type: ImageGenerationToolResponseDto, description: 'Present for IMAGE_GENERATION' })
   imageGenerationTool?: ImageGenerationToolResponseDto;
-
-  @ApiPropertyOptional({ type: ComputerUseToolResponseDto, description: 'Present for COMPUTER_USE' })
   computerUseTool?: ComputerUseToolResponseDto;
-
-  @ApiTimestampProperty()
   createdAt: string;
-
-  @ApiTimestampProperty()
   updatedAt: string;
 
   static from(tool: Tool): ToolResponseDto {
@@ -118,12 +109,38 @@ function settingsOf(tool: Tool): Partial<ToolResponseDto> {
   }
 }
 
+/** In the document a tool is one schema per type, each with exactly its settings object, told apart by `type`. */
+const TOOL_VARIANTS: [ToolType, string, settings?: [property: keyof ToolResponseDto, model: Type<unknown>]][] = [
+  [ToolType.WEB_SEARCH, 'WebSearchTool', ['webSearchTool', WebSearchToolResponseDto]],
+  [ToolType.FILE_SEARCH, 'FileSearchTool', ['fileSearchTool', FileSearchToolResponseDto]],
+  [ToolType.CODE_INTERPRETER, 'CodeInterpreterTool'],
+  [ToolType.IMAGE_GENERATION, 'ImageGenerationTool', ['imageGenerationTool', ImageGenerationToolResponseDto]],
+  [ToolType.COMPUTER_USE, 'ComputerUseTool', ['computerUseTool', ComputerUseToolResponseDto]],
+];
+
+const toolVariants = Object.fromEntries(
+  TOOL_VARIANTS.map(([type, name, settings]) => [
+    type,
+    documentedModel(name, {
+      id: ApiIdProperty(),
+      type: ApiProperty({ enum: [type] }),
+      ...(settings === undefined ? {} : { [settings[0]]: ApiProperty({ type: settings[1] }) }),
+      createdAt: ApiTimestampProperty(),
+      updatedAt: ApiTimestampProperty(),
+    }),
+  ]),
+);
+
+const TOOL = namedOneOf('Tool', Object.values(toolVariants), { propertyName: 'type', mapping: toolVariants });
+
+@ApiSchema({ name: 'ToolEnvelope' })
 export class ToolEnvelopeDto {
-  @ApiProperty({ type: ToolResponseDto })
+  @ApiProperty({ type: Object, allOf: [TOOL] })
   tool: ToolResponseDto;
 }
 
+@ApiSchema({ name: 'ToolList' })
 export class ToolListDto {
-  @ApiProperty({ type: [ToolResponseDto] })
+  @ApiProperty({ type: 'array', items: TOOL })
   tools: ToolResponseDto[];
 }

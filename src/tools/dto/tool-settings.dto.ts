@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsDefined, IsEnum, IsIn, IsOptional, IsUUID } from 'class-validator';
 import { IsIntegerIn, IsOmittable, IsTextList } from '../../common/validation.decorators.js';
 import {
@@ -16,6 +16,7 @@ import {
 } from '../tool-settings.js';
 
 /** Settings sent with a FILE_SEARCH tool; each left out takes its default. */
+@ApiSchema({ name: 'FileSearchToolSettingsInput' })
 export class FileSearchToolSettingsDto {
   @ApiPropertyOptional({
     description: 'IDs of the vector stores to search',
@@ -41,6 +42,7 @@ export class FileSearchToolSettingsDto {
 }
 
 /** Settings sent with an IMAGE_GENERATION tool; each left out takes its default. */
+@ApiSchema({ name: 'ImageGenerationToolSettingsInput' })
 export class ImageGenerationToolSettingsDto {
   @ApiPropertyOptional({ enum: IMAGE_MODELS, default: IMAGE_GENERATION_DEFAULTS.model })
   @IsOmittable()
@@ -80,6 +82,7 @@ export class ImageGenerationToolSettingsDto {
 }
 
 /** Settings sent with a COMPUTER_USE tool: the display size is required. */
+@ApiSchema({ name: 'ComputerUseToolSettingsInput' })
 export class ComputerUseToolSettingsDto {
   @ApiProperty({ description: 'Display width in pixels', type: 'integer', minimum: LIMITS.displayWidth.min, maximum: LIMITS.displayWidth.max })
   @IsDefined()

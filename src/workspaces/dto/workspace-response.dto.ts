@@ -1,7 +1,8 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ApiIdProperty, ApiTimestampProperty } from '../../common/api-properties.js';
 import type { Workspace } from '../entities/workspace.entity.js';
 
+@ApiSchema({ name: 'Workspace' })
 export class WorkspaceResponseDto {
   @ApiIdProperty()
   id: string;
@@ -25,11 +26,13 @@ export class WorkspaceResponseDto {
   }
 }
 
+@ApiSchema({ name: 'WorkspaceEnvelope' })
 export class WorkspaceEnvelopeDto {
   @ApiProperty({ type: WorkspaceResponseDto })
   workspace: WorkspaceResponseDto;
 }
 
+@ApiSchema({ name: 'WorkspaceList' })
 export class WorkspaceListDto {
   @ApiProperty({ type: [WorkspaceResponseDto] })
   workspaces: WorkspaceResponseDto[];
