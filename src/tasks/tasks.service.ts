@@ -11,6 +11,8 @@ import type { TaskListQueryDto } from './dto/task-list-query.dto.js';
 import type { UpdateTaskDto } from './dto/update-task.dto.js';
 import { Task } from './entities/task.entity.js';
 import { Thread } from './entities/thread.entity.js';
+import { nextRunAt } from './schedule/next-run.js';
+import { canonicalTimeZoneOf } from './schedule/time-zone.js';
 
 const UNKNOWN_THREAD = { tasks_thread_fkey: () => new ValidationError('threadId does not name a thread of this workspace') };
 
@@ -34,10 +36,11 @@ export class TasksService {
       title,
       message,
       scheduleStart: schedule.start,
-      scheduleTimeZone: schedule.timeZone,
+      scheduleTimeZone: canonicalTimeZoneOf(schedule.timeZone),
       recurrenceRules: (schedule.recurrenceRules ?? []).map(({ frequency }) => ({ frequency })),
       key,
     };
+    computeDerivedValues(record);
     if (threadId !== undefined) {
       return this.tasks
         .insert(workspaceId, { ...record, threadId })
@@ -66,6 +69,7 @@ export class TasksService {
         const stored = orNotFound(await tasks.lockOneBy(workspaceId, { id: taskId }), 'Task');
         const changed = changedColumns(stored, requestedColumns(changes));
         if (Object.keys(changed).length === 0) return stored;
+        computeDerivedValues({ ...stored, ...changed });
         return orNotFound(await tasks.update(workspaceId, { id: taskId }, changed), 'Task');
       })
       .catch((error: unknown) => translateForeignKeyViolation(error, UNKNOWN_THREAD));
@@ -85,7 +89,15 @@ function requestedColumns({ title, message, key, threadId, schedule }: UpdateTas
     key,
     threadId,
     scheduleStart: schedule?.start,
-    scheduleTimeZone: schedule?.timeZone,
+    scheduleTimeZone: schedule?.timeZone === undefined ? undefined : canonicalTimeZoneOf(schedule.timeZone),
     recurrenceRules: schedule?.recurrenceRules?.map(({ frequency }) => ({ frequency })),
   };
+}
+
+/**
+ * What a response derives from a row (nextRunAt), computed before the row is written: a schedule
+ * it fails on answers an error with nothing stored, never a stored task that every read then fails on.
+ */
+function computeDerivedValues({ scheduleStart, scheduleTimeZone, recurrenceRules }: Pick<Task, 'scheduleStart' | 'scheduleTimeZone' | 'recurrenceRules'>): void {
+  nextRunAt({ start: scheduleStart, timeZone: scheduleTimeZone, recurrenceRules }, new Date());
 }

@@ -3,6 +3,7 @@ import { ApiIdProperty, ApiTimestampProperty } from '../../common/api-properties
 import type { Task } from '../entities/task.entity.js';
 import { NEXT_RUN_RULE, nextRunAt } from '../schedule/next-run.js';
 import { RECURRENCE_FREQUENCIES, type RecurrenceFrequency } from '../schedule/recurrence.js';
+import { canonicalTimeZoneOf } from '../schedule/time-zone.js';
 import { LOCAL_DATE_TIME_PATTERN } from './schedule.dto.js';
 
 export class RecurrenceRuleResponseDto {
@@ -18,7 +19,7 @@ export class ScheduleResponseDto {
   })
   start: string;
 
-  @ApiProperty({ example: 'Europe/Berlin' })
+  @ApiProperty({ example: 'Europe/Berlin', description: 'The canonical name of the zone (rows stored before names were canonicalised are read as theirs)' })
   timeZone: string;
 
   @ApiProperty({ type: [RecurrenceRuleResponseDto] })
@@ -56,7 +57,7 @@ export class TaskResponseDto {
   static from(task: Task, now: Date): TaskResponseDto {
     const schedule = {
       start: task.scheduleStart,
-      timeZone: task.scheduleTimeZone,
+      timeZone: canonicalTimeZoneOf(task.scheduleTimeZone),
       recurrenceRules: task.recurrenceRules.map(({ frequency }) => ({ frequency })),
     };
     return {
