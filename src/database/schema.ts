@@ -13,6 +13,7 @@ import { AssistantResources1795392000000 } from './migrations/1795392000000-assi
 import { TasksAndListOrder1795478400000 } from './migrations/1795478400000-tasks-and-list-order.js';
 import { ApiKeyLifecycle1795564800000 } from './migrations/1795564800000-api-key-lifecycle.js';
 import { IdempotencyKeys1795651200000 } from './migrations/1795651200000-idempotency-keys.js';
+import { RepairStoredSchedules1795741313000 } from './migrations/1795741313000-repair-stored-schedules.js';
 
 export const ENTITIES = [Organization, Workspace, ApiKey, Assistant, Tool, McpServer, AssistantFunction, InitialMessage, Thread, Task];
 
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   TasksAndListOrder1795478400000,
   ApiKeyLifecycle1795564800000,
   IdempotencyKeys1795651200000,
+  RepairStoredSchedules1795741313000,
 ];
