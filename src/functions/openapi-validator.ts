@@ -12,7 +12,7 @@ export interface ValidationOutcome {
 const PARSER_OPTIONS = { resolve: { external: false, file: false } };
 
 /** The validator's work may take this long; past it the worker is stopped and the document refused. */
-export const VALIDATION_TIME_BUDGET_MS = 3_000;
+export const VALIDATION_TIME_BUDGET_MS = 5_000;
 const WORKER_MEMORY_MB = 256;
 
 /*
