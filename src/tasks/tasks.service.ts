@@ -12,7 +12,7 @@ import type { UpdateTaskDto } from './dto/update-task.dto.js';
 import { Task } from './entities/task.entity.js';
 import { Thread } from './entities/thread.entity.js';
 import { nextRunAt } from './schedule/next-run.js';
-import { canonicalTimeZoneOf } from './schedule/time-zone.js';
+import { TimeZoneSpellings } from './schedule/time-zone-spellings.js';
 
 const UNKNOWN_THREAD = { tasks_thread_fkey: () => new ValidationError('threadId does not name a thread of this workspace') };
 
@@ -25,6 +25,7 @@ export class TasksService {
     @InjectRepository(Task) tasks: Repository<Task>,
     @InjectRepository(Thread) threads: Repository<Thread>,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly zoneNames: TimeZoneSpellings,
   ) {
     this.tasks = new WorkspaceScopedRepository(tasks);
     this.threads = new WorkspaceScopedRepository(threads);
@@ -36,7 +37,7 @@ export class TasksService {
       title,
       message,
       scheduleStart: schedule.start,
-      scheduleTimeZone: canonicalTimeZoneOf(schedule.timeZone),
+      scheduleTimeZone: await this.zoneNames.storedName(schedule.timeZone),
       recurrenceRules: (schedule.recurrenceRules ?? []).map(({ frequency }) => ({ frequency })),
       key,
     };
@@ -62,12 +63,13 @@ export class TasksService {
   }
 
   /** Fields left out keep their values. The row is locked from the comparison to the write, so a concurrent change is not mistaken for no change. */
-  update(workspaceId: string, taskId: string, changes: UpdateTaskDto): Promise<Task> {
+  async update(workspaceId: string, taskId: string, changes: UpdateTaskDto): Promise<Task> {
+    const timeZone = changes.schedule?.timeZone === undefined ? undefined : await this.zoneNames.storedName(changes.schedule.timeZone);
     return this.dataSource
       .transaction(async (manager) => {
         const tasks = this.tasks.within(manager);
         const stored = orNotFound(await tasks.lockOneBy(workspaceId, { id: taskId }), 'Task');
-        const changed = changedColumns(stored, requestedColumns(changes));
+        const changed = changedColumns(stored, { ...requestedColumns(changes), scheduleTimeZone: timeZone });
         if (Object.keys(changed).length === 0) return stored;
         computeDerivedValues({ ...stored, ...changed });
         return orNotFound(await tasks.update(workspaceId, { id: taskId }, changed), 'Task');
@@ -81,7 +83,7 @@ export class TasksService {
   }
 }
 
-/** The columns an update names; the schedule's fields are columns of their own. */
+/** The columns an update names but the time zone, whose stored name is looked up; the schedule's fields are columns of their own. */
 function requestedColumns({ title, message, key, threadId, schedule }: UpdateTaskDto): Partial<Task> {
   return {
     title,
@@ -89,7 +91,6 @@ function requestedColumns({ title, message, key, threadId, schedule }: UpdateTas
     key,
     threadId,
     scheduleStart: schedule?.start,
-    scheduleTimeZone: schedule?.timeZone === undefined ? undefined : canonicalTimeZoneOf(schedule.timeZone),
     recurrenceRules: schedule?.recurrenceRules?.map(({ frequency }) => ({ frequency })),
   };
 }

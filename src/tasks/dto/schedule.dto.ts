@@ -8,8 +8,8 @@ import { RECURRENCE_FREQUENCIES, type RecurrenceFrequency } from '../schedule/re
 export const MAX_RECURRENCE_RULES = 10;
 
 export const TIME_ZONE_RULE =
-  'IANA time-zone name, in any letter case; stored and returned as the canonical name of the zone: ' +
-  '`europe/berlin` becomes `Europe/Berlin`, an alias becomes the zone it names (`US/Pacific` becomes `America/Los_Angeles`, `Etc/UTC` becomes `UTC`)';
+  'IANA time-zone name (or an alias of one, such as `US/Pacific`), in any letter case; stored and returned as the IANA database ' +
+  'spells it: `europe/BERLIN` becomes `Europe/Berlin`, `us/pacific` becomes `US/Pacific`';
 
 /**
  * Bounds on what is parsed at all. A start is 19 characters; a longer one up to the bound is told

@@ -3,7 +3,6 @@ import { ApiIdProperty, ApiTimestampProperty } from '../../common/api-properties
 import type { Task } from '../entities/task.entity.js';
 import { NEXT_RUN_RULE, nextRunAt } from '../schedule/next-run.js';
 import { RECURRENCE_FREQUENCIES, type RecurrenceFrequency } from '../schedule/recurrence.js';
-import { canonicalTimeZoneOf } from '../schedule/time-zone.js';
 import { LOCAL_DATE_TIME_PATTERN } from './schedule.dto.js';
 
 export class RecurrenceRuleResponseDto {
@@ -19,7 +18,7 @@ export class ScheduleResponseDto {
   })
   start: string;
 
-  @ApiProperty({ example: 'Europe/Berlin', description: 'The canonical name of the zone (rows stored before names were canonicalised are read as theirs)' })
+  @ApiProperty({ example: 'Europe/Berlin', description: 'The zone’s name as the IANA database spells it, whatever letter case was sent' })
   timeZone: string;
 
   @ApiProperty({ type: [RecurrenceRuleResponseDto] })
@@ -57,7 +56,7 @@ export class TaskResponseDto {
   static from(task: Task, now: Date): TaskResponseDto {
     const schedule = {
       start: task.scheduleStart,
-      timeZone: canonicalTimeZoneOf(task.scheduleTimeZone),
+      timeZone: task.scheduleTimeZone,
       recurrenceRules: task.recurrenceRules.map(({ frequency }) => ({ frequency })),
     };
     return {
