@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { ASSISTANTS, createAssistant } from '../support/assistants.js';
 import { DatabaseSnapshots } from '../support/fuzz/snapshot.js';
@@ -176,7 +177,7 @@ describe('Hostile shapes', () => {
       let url: string | undefined = `${ASSISTANTS}?limit=1000`;
       let pages = 0;
       while (url !== undefined) {
-        const response = await t.http.get(url).set(bearer(PRIVATE_KEY)).expect(200);
+        const response: Response = await t.http.get(url).set(bearer(PRIVATE_KEY)).expect(200);
         expect(response.text.length).toBeLessThan(1.5 * 1024 * 1024);
         seen.push(...response.body.assistants.map(({ id }: { id: string }) => id));
         url = /^<([^>]+)>; rel="next"$/.exec(response.headers.link ?? '')?.[1];

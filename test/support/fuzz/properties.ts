@@ -13,7 +13,9 @@ const CREATE_TOOL = /^\/api\/cloud\/assistants\/[^/]+\/tools$/;
  * (3) a refused request changed nothing in the database; (4) workspace B's rows are unchanged and
  * none of B's ids or key values appear in the response; (5) a create that succeeded with an
  * `Idempotency-Key`, sent again as it was, is answered with the same response, marked replayed,
- * and changes nothing. A success is 201 for POST, else 200.
+ * and changes nothing; (6) every list of workspace A, and every read route of the assistants the
+ * request named, still answers 200 (nothing was stored that the service cannot serve). A success
+ * is 201 for POST, else 200.
  */
 export async function checkOneRequest(world: FuzzWorld, request: FuzzRequest): Promise<void> {
   await world.replenishA();
@@ -54,6 +56,20 @@ export async function checkOneRequest(world: FuzzWorld, request: FuzzRequest): P
     const changed = Object.keys(databaseAfter).filter((table) => databaseAfter[table] !== databaseAfterReplay[table]);
     if (changed.length > 0) fail(`(5) the replay changed the tables ${changed.join(', ')}`);
   }
+  for (const { url, key } of await world.readRoutes(false, sent.url)) {
+    const problem = await world.readAll(url, key);
+    if (problem !== undefined) fail(`(6) a read route stopped answering: ${problem}`);
+  }
+}
+
+/** After a run: every read route of both workspaces, every row by its id included, answers 200. */
+export async function checkEveryReadAnswers(world: FuzzWorld): Promise<void> {
+  const problems: string[] = [];
+  for (const { url, key } of await world.readRoutes(true)) {
+    const problem = await world.readAll(url, key);
+    if (problem !== undefined) problems.push(problem);
+  }
+  if (problems.length > 0) throw new Error(`(6) after the run, read routes stopped answering:\n  ${problems.slice(0, 20).join('\n  ')}`);
 }
 
 function errorBodyProblem(response: Response, sent: SentRequest): string | undefined {
