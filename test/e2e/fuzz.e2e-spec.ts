@@ -5,7 +5,7 @@ import { ASSISTANTS, createAssistant } from '../support/assistants.js';
 import { sendRawRequest } from '../support/fuzz/raw-http.js';
 import { DatabaseSnapshots } from '../support/fuzz/snapshot.js';
 import { GROUPS, OPERATIONS } from '../support/fuzz/operations.js';
-import { checkEveryReadAnswers, checkOneRequest } from '../support/fuzz/properties.js';
+import { checkEveryReadAnswers, checkOneRequest, FUZZ_TALLY } from '../support/fuzz/properties.js';
 import { requestFor } from '../support/fuzz/requests.js';
 import { documentedFields, fieldsOf, type Schema } from '../support/fuzz/schema-fields.js';
 import { FuzzWorld } from '../support/fuzz/world.js';
@@ -43,10 +43,15 @@ interface OpenApiDocument {
 describe('Fuzzing every route under /api/cloud', () => {
   let t: TestApp;
 
+  const started = Date.now();
   beforeAll(async () => {
     t = await startTestApp();
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    const seconds = Math.round((Date.now() - started) / 1000);
+    process.stdout.write(`fuzz: ${FUZZ_TALLY.requests} fuzzed requests (seeds ${SEEDS.join(', ')}) in ${seconds} s, ${FUZZ_TALLY.serverErrors} answered 5xx\n`);
+  });
 
   describe('covers the OpenAPI document', () => {
     let document: OpenApiDocument;

@@ -17,11 +17,16 @@ const CREATE_TOOL = /^\/api\/cloud\/assistants\/[^/]+\/tools$/;
  * request named, still answers 200 (nothing was stored that the service cannot serve). A success
  * is 201 for POST, else 200.
  */
+/** The fuzzed requests sent in this process (replays included) and how many were answered with a 5xx, for the closing line of a run. */
+export const FUZZ_TALLY = { requests: 0, serverErrors: 0 };
+
 export async function checkOneRequest(world: FuzzWorld, request: FuzzRequest): Promise<void> {
   await world.replenishA();
   const sent = await world.resolve(request);
   const [databaseBefore, workspaceBBefore] = await Promise.all([world.snapshots.whole(), world.snapshots.workspace(world.workspaceB)]);
   const response = await world.send(sent);
+  FUZZ_TALLY.requests += 1;
+  if (response.status >= 500) FUZZ_TALLY.serverErrors += 1;
   const [databaseAfter, workspaceBAfter] = await Promise.all([world.snapshots.whole(), world.snapshots.workspace(world.workspaceB)]);
   const text = responseText(response);
   const fail = (broken: string) => {
@@ -50,6 +55,8 @@ export async function checkOneRequest(world: FuzzWorld, request: FuzzRequest): P
   if (revealed.length > 0) fail(`(4) the response reveals workspace B's ${revealed.join(', ')}`);
   if (response.status === 201 && sent.headers[IDEMPOTENCY_KEY] !== undefined) {
     const replay = await world.send(sent);
+    FUZZ_TALLY.requests += 1;
+    if (replay.status >= 500) FUZZ_TALLY.serverErrors += 1;
     const databaseAfterReplay = await world.snapshots.whole();
     if (replay.status !== 201 || responseText(replay) !== text) fail(`(5) the replay was answered ${replay.status} ${responseText(replay).slice(0, 500)}`);
     if (replay.headers['idempotent-replayed'] !== 'true') fail('(5) the replay is not marked Idempotent-Replayed: true');
