@@ -1,11 +1,11 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ApiKeysModule } from './api-keys/api-keys.module.js';
 import { AssistantsModule } from './assistants/assistants.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { BootstrapModule } from './bootstrap/bootstrap.module.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
-import { AppValidationPipe } from './common/validation.pipe.js';
+import { validationExceptionFactory } from './common/validation-exception.factory.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
@@ -47,7 +47,14 @@ export class AppModule {
       providers: [
         {
           provide: APP_PIPE,
-          useValue: new AppValidationPipe(),
+          useValue: new ValidationPipe({
+            whitelist: true,
+            forbidNonWhitelisted: true,
+            transform: true,
+            stopAtFirstError: true,
+            validationError: { target: false, value: false },
+            exceptionFactory: validationExceptionFactory,
+          }),
         },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],

@@ -1,9 +1,17 @@
 import { BadRequestException, UnsupportedMediaTypeException } from '@nestjs/common';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { BODY_LIMIT } from './body-limit.js';
+import { MAX_NESTING_DEPTH, jsonTextNestsDeeperThan } from './nesting-depth.js';
 import { refuseUnpairedSurrogates } from './well-formed-json.js';
 
-const parseJson = express.json({ limit: BODY_LIMIT, reviver: refuseUnpairedSurrogates });
+const parseJson = express.json({ limit: BODY_LIMIT, reviver: refuseUnpairedSurrogates, verify: refuseDeepNesting });
+
+/** body-parser's check of the raw body before it parses it; what it throws with a status is answered with that status. */
+function refuseDeepNesting(_request: Request, _response: Response, body: Buffer): void {
+  if (jsonTextNestsDeeperThan(body, MAX_NESTING_DEPTH)) {
+    throw Object.assign(new Error(`The request body nests arrays and objects more than ${MAX_NESTING_DEPTH} levels deep`), { status: 400, expose: true });
+  }
+}
 
 /**
  * A request body is JSON or nothing, and JSON is an object: anything else is refused before it

@@ -1,18 +1,30 @@
-/** Deeper than any body of the API needs (a function's handler.requestHandler is three levels), far short of any recursive reader's stack. */
+/**
+ * Deeper than any body of the API needs (a function's handler.requestHandler is three levels), far
+ * short of any recursive reader's stack: class-transformer copies unknown fields recursively, and a
+ * field nested ~2,000 arrays deep overflowed it (a 500).
+ */
 export const MAX_NESTING_DEPTH = 32;
 
+const [OPEN_ARRAY, OPEN_OBJECT, CLOSE_ARRAY, CLOSE_OBJECT, QUOTE, BACKSLASH] = [0x5b, 0x7b, 0x5d, 0x7d, 0x22, 0x5c];
+
 /**
- * Whether a parsed JSON value holds arrays or objects nested more than `max` levels deep. Walked
- * with a stack of its own: the value may be deep enough to overflow the call stack of a recursive
- * walk, which is what it is checked for.
+ * Whether JSON text (UTF-8) opens arrays or objects more than `max` levels deep, read from the
+ * bytes before any parser sees them: JSON.parse of a body nested 400,000 levels held the event
+ * loop for half a second and then overflowed the reviver's stack. Brackets inside strings do not
+ * count; malformed text is left to the parser to refuse.
  */
-export function nestsDeeperThan(value: unknown, max: number): boolean {
-  const pending: [unknown, number][] = [[value, 0]];
-  while (pending.length > 0) {
-    const [current, depth] = pending.pop()!;
-    if (typeof current !== 'object' || current === null) continue;
-    if (depth + 1 > max) return true;
-    for (const item of Object.values(current)) pending.push([item, depth + 1]);
+export function jsonTextNestsDeeperThan(bytes: Uint8Array, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i];
+    if (inString) {
+      if (byte === BACKSLASH) i++;
+      else if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) inString = true;
+    else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) {
+      if (++depth > max) return true;
+    } else if (byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) depth--;
   }
   return false;
 }

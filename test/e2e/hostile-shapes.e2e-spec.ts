@@ -90,12 +90,19 @@ describe('Hostile shapes', () => {
       ['arrays', '[', ']', 2_000],
       ['objects', '{"a":', '}', 2_000],
       ['arrays, just past the limit', '[', ']', 33],
+      ['arrays, as deep as 1 MB allows', '[', ']', 400_000],
     ])('an unknown field nested in %s (%s…%s, %i deep): 400 before class-transformer walks it', async (_case, open, close, depth) => {
       await refused(() => send('post', ASSISTANTS, nestedField(open, close, depth)), badRequest('The request body nests arrays and objects more than 32 levels deep'));
     });
 
     it('a body nested 31 levels under its top is read as usual (the unknown field is named)', async () => {
       await refused(() => send('post', ASSISTANTS, nestedField('[', ']', 31)), badRequest('property extra should not exist'));
+    });
+
+    it('brackets inside strings are text, not nesting', async () => {
+      const name = `${'[{'.repeat(100)}\\"]`;
+      const response = await send('post', ASSISTANTS, { name, provider: 'OPENAI' }).expect(201);
+      expect(response.body.assistant.name).toBe(name);
     });
 
     it.each([
