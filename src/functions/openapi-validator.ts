@@ -23,6 +23,7 @@ const WORKER_MEMORY_MB = 256;
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { validate } = require(workerData.parserPath);
+parentPort.postMessage('ready');
 parentPort.on('message', async (text) => {
   try {
     const result = await validate(JSON.parse(text), workerData.options);
@@ -40,19 +41,26 @@ const parserPath = createRequire(import.meta.url).resolve('@readme/openapi-parse
  * queue: documents are validated one at a time, each within VALIDATION_TIME_BUDGET_MS of starting.
  */
 class OpenApiValidator {
-  private worker: Worker | undefined;
+  private worker: { thread: Worker; ready: Promise<void> } | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly limits = { maxOldGenerationSizeMb: WORKER_MEMORY_MB };
 
   /** The outcome, or a sentence saying why there is none (the time budget, a validator failure). */
   validate(text: string): Promise<ValidationOutcome | string> {
     const run = this.queue.then(() => this.inWorker(text));
-    this.queue = run;
+    this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private inWorker(text: string): Promise<ValidationOutcome | string> {
-    const worker = this.running();
+  /** The budget starts once the worker has loaded the validator: starting one is not the document's work. */
+  private async inWorker(text: string): Promise<ValidationOutcome | string> {
+    const { thread: worker, ready } = this.running();
+    try {
+      await ready;
+    } catch (error) {
+      this.worker = undefined;
+      throw error;
+    }
     return new Promise<ValidationOutcome | string>((resolve) => {
       const stop = (outcome: ValidationOutcome | string) => {
         clearTimeout(timer);
@@ -76,10 +84,12 @@ class OpenApiValidator {
     });
   }
 
-  private running(): Worker {
+  private running(): { thread: Worker; ready: Promise<void> } {
     if (this.worker === undefined) {
-      this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { parserPath, options: PARSER_OPTIONS }, resourceLimits: this.limits });
-      this.worker.unref();
+      const thread = new Worker(WORKER_SOURCE, { eval: true, workerData: { parserPath, options: PARSER_OPTIONS }, resourceLimits: this.limits });
+      thread.unref();
+      const ready = new Promise<void>((resolve, reject) => thread.once('message', () => resolve()).once('error', reject));
+      this.worker = { thread, ready };
     }
     return this.worker;
   }

@@ -27,6 +27,7 @@ export async function checkOneRequest(world: FuzzWorld, request: FuzzRequest): P
   const response = await world.send(sent);
   FUZZ_TALLY.requests += 1;
   if (response.status >= 500) FUZZ_TALLY.serverErrors += 1;
+  if (FUZZ_TALLY.requests % 1000 === 0) process.stdout.write(`fuzz: ${FUZZ_TALLY.requests} requests so far, ${FUZZ_TALLY.serverErrors} answered 5xx\n`);
   const [databaseAfter, workspaceBAfter] = await Promise.all([world.snapshots.whole(), world.snapshots.workspace(world.workspaceB)]);
   const text = responseText(response);
   const fail = (broken: string) => {
