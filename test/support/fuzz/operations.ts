@@ -46,7 +46,7 @@ const httpUrl = fc.oneof(
   fc.tuple(fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/), fc.stringMatching(/^[a-z0-9/]{0,12}$/)).map(([host, path]) => `https://${host}.example.com/${path}`),
 );
 /** Header values, now and then shaped like a stored secret's envelope: stored and returned as sent all the same. */
-const headerValue = fc.oneof({ weight: 4, arbitrary: fc.string({ maxLength: 20 }) }, { weight: 1, arbitrary: envelopeLookAlike });
+const headerValue = fc.oneof(fc.string({ maxLength: 20 }), envelopeLookAlike);
 const headerMap = fc.dictionary(fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,15}$/), headerValue, { maxKeys: 3 });
 const uuidOr = (...placeholders: string[]) => fc.oneof(fc.constantFrom(...placeholders), fc.uuid());
 
