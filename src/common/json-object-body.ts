@@ -19,12 +19,15 @@ import {
   UNPAIRED_SURROGATE_MESSAGE,
 } from './well-formed-json.js';
 
-/** Far beyond any body of the API (a task's schedule nests 4 levels); deeper ones are refused before parsing. */
-export const MAX_BODY_NESTING = 64;
+/**
+ * Deeper than any body of the API needs (a function's handler.requestHandler is three levels), far
+ * short of any recursive reader's stack: class-transformer copies unknown fields recursively, and a
+ * field nested ~2,000 arrays deep overflowed it (a 500). Refused from the raw bytes, before parsing.
+ */
+export const MAX_BODY_NESTING = 32;
 
 /** What the raw bytes tell of a body, between the parser's verify and its result: which costlier checks the parsed value needs. */
 interface RawFindings {
-  tooDeep: boolean;
   surrogateEscape: boolean;
   nulEscape: boolean;
 }
@@ -33,11 +36,11 @@ const RAW_FINDINGS = new WeakMap<Request, RawFindings>();
 const parseJson = express.json({
   limit: BODY_LIMIT,
   verify: (request, _response, raw) => {
-    RAW_FINDINGS.set(request as Request, {
-      tooDeep: nestsDeeperThan(raw, MAX_BODY_NESTING),
-      surrogateEscape: mayHoldUnpairedSurrogate(raw),
-      nulEscape: mayHoldNul(raw),
-    });
+    if (nestsDeeperThan(raw, MAX_BODY_NESTING)) {
+      // body-parser answers what its verify throws with the error's status, without parsing.
+      throw Object.assign(new Error(`The request body nests arrays and objects more than ${MAX_BODY_NESTING} levels deep`), { status: 400, expose: true });
+    }
+    RAW_FINDINGS.set(request as Request, { surrogateEscape: mayHoldUnpairedSurrogate(raw), nulEscape: mayHoldNul(raw) });
   },
 });
 
@@ -71,7 +74,6 @@ export class JsonObjectBodyInterceptor implements NestInterceptor {
     }
     await this.parseWithinDeadline(request, response);
     const findings = RAW_FINDINGS.get(request);
-    if (findings?.tooDeep) throw new BadRequestException(`The request body nests objects and arrays deeper than ${MAX_BODY_NESTING} levels`);
     if (findings?.surrogateEscape && holdsUnpairedSurrogate(request.body)) {
       throw new BadRequestException(`Malformed JSON body: ${UNPAIRED_SURROGATE_MESSAGE}`);
     }

@@ -4,6 +4,7 @@ import {
   ArrayMaxSize,
   IsArray,
   IsInt,
+  isObject,
   IsObject,
   IsString,
   isURL,
@@ -60,9 +61,23 @@ export function IsTextList(maxItems: number, maxLength: number): PropertyDecorat
   );
 }
 
-/** Up to `maxItems` objects, each validated as an instance of `itemType`. */
+/**
+ * Up to `maxItems` objects, each validated as an instance of `itemType`. Every list of objects
+ * goes through here: class-validator walks into an item that is itself an array and checks its
+ * items instead, so `[[]]` would pass as a list of no objects; the first item that is not an
+ * object is named by its index.
+ */
 export function IsListOf(itemType: () => Function, maxItems: number): PropertyDecorator {
-  return applyDecorators(IsArray(), ArrayMaxSize(maxItems), ValidateNested({ each: true }), Type(itemType));
+  return applyDecorators(
+    IsArray(),
+    ArrayMaxSize(maxItems),
+    customRule('isListOfObjects', (list) => {
+      const index = (list as unknown[]).findIndex((item) => !isObject(item));
+      return index === -1 ? undefined : `[${index}] must be an object`;
+    }, { spaced: false }),
+    ValidateNested({ each: true }),
+    Type(itemType),
+  );
 }
 
 /** A string of at most `maxLength` characters that satisfies `rule`. */
@@ -120,11 +135,13 @@ export function IsVariantOf(discriminator: string, value: string, { required }: 
 
 /**
  * A synchronous rule whose check returns what is wrong (or undefined when nothing is); the
- * message is the property name followed by that text, so nested paths can be prefixed.
+ * message is the property name followed by a space (unless not `spaced`) and that text, so nested
+ * paths can be prefixed.
  */
 export function customRule(
   name: string,
   problemOf: (value: unknown, dto: Record<string, unknown>) => string | undefined,
+  { spaced = true } = {},
 ): PropertyDecorator {
   return (target: object, propertyName: string | symbol) =>
     registerDecorator({
@@ -134,7 +151,7 @@ export function customRule(
       validator: {
         validate: (value: unknown, args: ValidationArguments) => problemOf(value, args.object as Record<string, unknown>) === undefined,
         defaultMessage: (args: ValidationArguments) =>
-          `${args.property} ${problemOf(args.value, args.object as Record<string, unknown>) ?? 'is invalid'}`,
+          `${args.property}${spaced ? ' ' : ''}${problemOf(args.value, args.object as Record<string, unknown>) ?? 'is invalid'}`,
       },
     });
 }

@@ -29,16 +29,27 @@ export class RowQueries<T extends ObjectLiteral> {
     return rows.length === 0 ? null : this.toEntity(rows[0]);
   }
 
-  /** Up to `limit` rows in list order (createdAt, then id), after a position when given. */
-  async inOrder(where: Equalities<T>, limit: number, after?: ListPosition): Promise<T[]> {
+  /**
+   * Up to `limit` rows in list order (createdAt, then id), after a position when given, stopping
+   * early at the first row that starts past `byteBudget` bytes of row text (the first row always
+   * comes back). Measured in the database, so rows past the budget are neither sent nor decoded;
+   * `more` tells whether rows follow the last one returned.
+   */
+  async inOrder(where: Equalities<T>, limit: number, byteBudget: number, after?: ListPosition): Promise<{ rows: T[]; more: boolean }> {
     const { conditions, parameters } = this.conditions(where);
     const position = after === undefined ? '' : ` AND ("created_at", "id") > ($${parameters.length + 1}, $${parameters.length + 2})`;
     const bounds = after === undefined ? [] : [after.createdAt, after.id];
+    const next = parameters.length + bounds.length + 1;
     const rows = await this.run(
-      `SELECT * FROM ${this.shape.table} WHERE ${conditions}${position} ORDER BY "created_at", "id" LIMIT $${parameters.length + bounds.length + 1}`,
-      [...parameters, ...bounds, limit],
+      `SELECT * FROM (
+         SELECT listed.*, sum("row_bytes") OVER byPosition - "row_bytes" AS "bytes_before", count(*) OVER () AS "fetched"
+         FROM (SELECT *, ${this.shape.rowBytes} AS "row_bytes" FROM ${this.shape.table} WHERE ${conditions}${position} ORDER BY "created_at", "id" LIMIT $${next}) listed
+         WINDOW byPosition AS (ORDER BY "created_at", "id")
+       ) page WHERE "bytes_before" < $${next + 1} ORDER BY "created_at", "id" LIMIT $${next + 2}`,
+      [...parameters, ...bounds, limit + 1, byteBudget, limit],
     );
-    return rows.map((row) => this.toEntity(row));
+    const fetched = rows.length === 0 ? 0 : Number(rows[0].fetched);
+    return { rows: rows.map((row) => this.toEntity(row)), more: fetched > rows.length };
   }
 
   /**
@@ -118,6 +129,8 @@ export class RowQueries<T extends ObjectLiteral> {
 
 interface TableShape {
   table: string;
+  /** SQL for the bytes of a row's values as text; a text column's length is read without decompressing it. */
+  rowBytes: string;
   columns: { propertyName: string; databaseName: string; quoted: string; metadata: EntityMetadata['columns'][number] }[];
   columnOf: Map<string, string>;
 }
@@ -135,7 +148,8 @@ function shapeOf(metadata: EntityMetadata): TableShape {
       metadata: column,
     }));
     const columnOf = new Map(columns.map(({ propertyName, quoted }) => [propertyName, quoted]));
-    shape = { table: quote(metadata.tableName), columns, columnOf };
+    const lengths = columns.map(({ quoted, metadata: { type } }) => `coalesce(octet_length(${quoted}${type === 'text' ? '' : '::text'}), 0)`);
+    shape = { table: quote(metadata.tableName), rowBytes: `(${lengths.join(' + ')})`, columns, columnOf };
     shapes.set(metadata, shape);
   }
   return shape;

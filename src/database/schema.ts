@@ -14,6 +14,7 @@ import { TasksAndListOrder1795478400000 } from './migrations/1795478400000-tasks
 import { ApiKeyLifecycle1795564800000 } from './migrations/1795564800000-api-key-lifecycle.js';
 import { IdempotencyKeys1795651200000 } from './migrations/1795651200000-idempotency-keys.js';
 import { OrganizationKeyList1795741200000 } from './migrations/1795741200000-organization-key-list.js';
+import { RepairStoredSchedules1795741313000 } from './migrations/1795741313000-repair-stored-schedules.js';
 import { MarkedSecrets1795744800000 } from './migrations/1795744800000-marked-secrets.js';
 
 export const ENTITIES = [Organization, Workspace, ApiKey, Assistant, Tool, McpServer, AssistantFunction, InitialMessage, Thread, Task];
@@ -26,5 +27,6 @@ export const MIGRATIONS = [
   ApiKeyLifecycle1795564800000,
   IdempotencyKeys1795651200000,
   OrganizationKeyList1795741200000,
+  RepairStoredSchedules1795741313000,
   MarkedSecrets1795744800000,
 ];

@@ -1,12 +1,13 @@
-import { validate } from '@readme/openapi-parser';
+import { openApiWorkProblem } from './openapi-work.js';
+import { openApiValidator } from './openapi-validator.js';
 
-/** No `$ref` leaves the document: an external one would make the service fetch URLs or read files for a caller. */
-const PARSER_OPTIONS = { resolve: { external: false, file: false }, timeoutMs: 2000 };
 const MAX_LISTED_ERRORS = 3;
 
 /**
  * What is wrong with `text` as an OpenAPI 3.x document serialized as JSON, or undefined when it
- * is one. The checking is @readme/openapi-parser's: the OpenAPI schemas plus its own rules.
+ * is one. The checking is @readme/openapi-parser's (the OpenAPI schemas plus its own rules), in a
+ * worker thread within a time budget, after the document's shape is checked to be within the work
+ * the limits allow (OPENAPI_LIMITS).
  */
 export async function openApiDocumentProblem(text: string): Promise<string | undefined> {
   let document: unknown;
@@ -20,10 +21,13 @@ export async function openApiDocumentProblem(text: string): Promise<string | und
   if (typeof version !== 'string' || !/^3\.\d+\.\d+/.test(version)) {
     return `must be an OpenAPI 3.x document: its "openapi" field is ${version === undefined ? 'missing' : JSON.stringify(version)}`;
   }
-  const result = await validate(document as Parameters<typeof validate>[0], PARSER_OPTIONS);
+  const tooMuchWork = openApiWorkProblem(document);
+  if (tooMuchWork !== undefined) return tooMuchWork;
+  const result = await openApiValidator.validate(text);
+  if (typeof result === 'string') return result;
   if (result.valid) return undefined;
-  const listed = result.errors.slice(0, MAX_LISTED_ERRORS).map(({ message }) => firstLine(message));
-  const more = result.errors.length - listed.length + result.additionalErrors;
+  const listed = result.messages.slice(0, MAX_LISTED_ERRORS).map(firstLine);
+  const more = result.messages.length - listed.length + result.additionalErrors;
   return `is not a valid OpenAPI document: ${listed.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}`;
 }
 

@@ -2,12 +2,13 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Task } from './entities/task.entity.js';
 import { Thread } from './entities/thread.entity.js';
+import { TimeZoneSpellings } from './schedule/time-zone-spellings.js';
 import { TasksController } from './tasks.controller.js';
 import { TasksService } from './tasks.service.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Task, Thread])],
   controllers: [TasksController],
-  providers: [TasksService],
+  providers: [TasksService, TimeZoneSpellings],
 })
 export class TasksModule {}

@@ -12,6 +12,8 @@ import type { TaskListQueryDto } from './dto/task-list-query.dto.js';
 import type { UpdateTaskDto } from './dto/update-task.dto.js';
 import { Task } from './entities/task.entity.js';
 import { Thread } from './entities/thread.entity.js';
+import { nextRunAt } from './schedule/next-run.js';
+import { TimeZoneSpellings } from './schedule/time-zone-spellings.js';
 
 const UNKNOWN_THREAD = { tasks_thread_fkey: () => new ValidationError('threadId does not name a thread of this workspace') };
 
@@ -24,6 +26,7 @@ export class TasksService {
     @InjectRepository(Task) tasks: Repository<Task>,
     @InjectRepository(Thread) threads: Repository<Thread>,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly zoneNames: TimeZoneSpellings,
   ) {
     this.tasks = new WorkspaceScopedRepository(tasks);
     this.threads = new WorkspaceScopedRepository(threads);
@@ -35,10 +38,11 @@ export class TasksService {
       title,
       message,
       scheduleStart: schedule.start,
-      scheduleTimeZone: schedule.timeZone,
+      scheduleTimeZone: await this.zoneNames.storedName(schedule.timeZone),
       recurrenceRules: (schedule.recurrenceRules ?? []).map(({ frequency }) => ({ frequency })),
       key,
     };
+    computeDerivedValues(record);
     if (threadId !== undefined) {
       return this.tasks
         .insert(workspaceId, { ...record, threadId })
@@ -60,13 +64,15 @@ export class TasksService {
   }
 
   /** Fields left out keep their values. The row is locked from the comparison to the write, so a concurrent change is not mistaken for no change. */
-  update(workspaceId: string, taskId: string, changes: UpdateTaskDto): Promise<Task> {
+  async update(workspaceId: string, taskId: string, changes: UpdateTaskDto): Promise<Task> {
+    const timeZone = changes.schedule?.timeZone === undefined ? undefined : await this.zoneNames.storedName(changes.schedule.timeZone);
     return this.dataSource
       .transaction(async (manager) => {
         const tasks = this.tasks.within(manager);
         const stored = orNotFound(await tasks.lockOneBy(workspaceId, { id: taskId }), 'Task');
-        const changed = changedColumns(stored, requestedColumns(changes));
+        const changed = changedColumns(stored, { ...requestedColumns(changes), scheduleTimeZone: timeZone });
         if (Object.keys(changed).length === 0) return stored;
+        computeDerivedValues({ ...stored, ...changed });
         return orNotFound(await tasks.update(workspaceId, { id: taskId }, changed), 'Task');
       })
       .catch((error: unknown) => translateForeignKeyViolation(error, UNKNOWN_THREAD));
@@ -78,7 +84,7 @@ export class TasksService {
   }
 }
 
-/** The columns an update names; the schedule's fields are columns of their own. */
+/** The columns an update names but the time zone, whose stored name is looked up; the schedule's fields are columns of their own. */
 function requestedColumns({ title, message, key, threadId, schedule }: UpdateTaskDto): Partial<Task> {
   return {
     title,
@@ -86,7 +92,14 @@ function requestedColumns({ title, message, key, threadId, schedule }: UpdateTas
     key,
     threadId,
     scheduleStart: schedule?.start,
-    scheduleTimeZone: schedule?.timeZone,
     recurrenceRules: schedule?.recurrenceRules?.map(({ frequency }) => ({ frequency })),
   };
+}
+
+/**
+ * What a response derives from a row (nextRunAt), computed before the row is written: a schedule
+ * it fails on answers an error with nothing stored, never a stored task that every read then fails on.
+ */
+function computeDerivedValues({ scheduleStart, scheduleTimeZone, recurrenceRules }: Pick<Task, 'scheduleStart' | 'scheduleTimeZone' | 'recurrenceRules'>): void {
+  nextRunAt({ start: scheduleStart, timeZone: scheduleTimeZone, recurrenceRules }, new Date());
 }

@@ -226,10 +226,10 @@ describe('Bodies are read only after routing and the guards, within deadlines (i
     }
   }, 20_000);
 
-  it('refuses a body nesting deeper than 64 levels with 400, before any mapper recurses into it', async () => {
-    const deep = `{"name":"Deep","provider":"OPENAI","x":${'['.repeat(65)}${']'.repeat(65)}}`;
+  it('refuses a body nesting deeper than 32 levels with 400, before any mapper recurses into it', async () => {
+    const deep = `{"name":"Deep","provider":"OPENAI","x":${'['.repeat(33)}${']'.repeat(33)}}`;
     const response = await t.http.post(ASSISTANTS).set(bearer(PRIVATE_KEY)).set('Content-Type', 'application/json').send(deep).expect(400);
-    expect(response.body).toEqual({ error: 'Bad Request', message: 'The request body nests objects and arrays deeper than 64 levels' });
+    expect(response.body).toEqual({ error: 'Bad Request', message: 'The request body nests arrays and objects more than 32 levels deep' });
     const braces = `{"name":"Deep","provider":"OPENAI","x":"${'['.repeat(100)}"}`;
     const inString = await t.http.post(ASSISTANTS).set(bearer(PRIVATE_KEY)).set('Content-Type', 'application/json').send(braces).expect(400);
     expect(inString.body.message).toMatch(/x/);

@@ -151,38 +151,38 @@ describe('Initial messages', () => {
           { initialMessages: Array.from({ length: 101 }, () => ok) },
           'initialMessages must contain no more than 100 elements',
         ],
-        ['an item that is a string', { initialMessages: ['hello'] }, 'initialMessages.0 must be an object'],
-        ['an item that is null', { initialMessages: [ok, null] }, 'initialMessages.1 must be an object'],
-        ['role USER', { initialMessages: [{ role: 'USER', content: 'x' }] }, 'initialMessages.0.role must be one of the following values: ASSISTANT'],
+        ['an item that is a string', { initialMessages: ['hello'] }, 'initialMessages[0] must be an object'],
+        ['an item that is null', { initialMessages: [ok, null] }, 'initialMessages[1] must be an object'],
+        ['role USER', { initialMessages: [{ role: 'USER', content: 'x' }] }, 'initialMessages[0].role must be one of the following values: ASSISTANT'],
         [
           'role in lowercase',
           { initialMessages: [{ role: 'assistant', content: 'x' }] },
-          'initialMessages.0.role must be one of the following values: ASSISTANT',
+          'initialMessages[0].role must be one of the following values: ASSISTANT',
         ],
-        ['role missing', { initialMessages: [{ content: 'x' }] }, 'initialMessages.0.role must be one of the following values: ASSISTANT'],
-        ['content missing', { initialMessages: [{ role: 'ASSISTANT' }] }, 'initialMessages.0.content must be a string'],
-        ['content a number', { initialMessages: [{ role: 'ASSISTANT', content: 7 }] }, 'initialMessages.0.content must be a string'],
+        ['role missing', { initialMessages: [{ content: 'x' }] }, 'initialMessages[0].role must be one of the following values: ASSISTANT'],
+        ['content missing', { initialMessages: [{ role: 'ASSISTANT' }] }, 'initialMessages[0].content must be a string'],
+        ['content a number', { initialMessages: [{ role: 'ASSISTANT', content: 7 }] }, 'initialMessages[0].content must be a string'],
         [
           'empty content',
           { initialMessages: [ok, { role: 'ASSISTANT', content: '' }] },
-          'initialMessages.1.content must be longer than or equal to 1 characters',
+          'initialMessages[1].content must be longer than or equal to 1 characters',
         ],
         [
           'content of 32001 characters',
           { initialMessages: [{ role: 'ASSISTANT', content: 'x'.repeat(32_001) }] },
-          'initialMessages.0.content must be shorter than or equal to 32000 characters',
+          'initialMessages[0].content must be shorter than or equal to 32000 characters',
         ],
         [
           'content with NUL',
           { initialMessages: [{ role: 'ASSISTANT', content: 'a\u0000b' }] },
-          'initialMessages.0.content must not contain NUL characters',
+          'initialMessages[0].content must not contain NUL characters',
         ],
         [
           'an unknown item field',
           { initialMessages: [{ role: 'ASSISTANT', content: 'x', extra: 1 }] },
-          'property initialMessages.0.extra should not exist',
+          'property initialMessages[0].extra should not exist',
         ],
-        ['an item id', { initialMessages: [{ id: UNKNOWN_ID, role: 'ASSISTANT', content: 'x' }] }, 'property initialMessages.0.id should not exist'],
+        ['an item id', { initialMessages: [{ id: UNKNOWN_ID, role: 'ASSISTANT', content: 'x' }] }, 'property initialMessages[0].id should not exist'],
         ['an unknown top-level field', { initialMessages: [ok], assistantId: UNKNOWN_ID }, 'property assistantId should not exist'],
         ['a bare array', [ok], 'The request body must be a JSON object, not an array'],
       ])('refuses %s (400) and leaves the stored list unchanged', async (_case, body, message) => {
@@ -198,7 +198,7 @@ describe('Initial messages', () => {
         const response = await put(assistantId, { initialMessages: items }).expect(400);
         expect(response.body).toEqual({
           error: 'Bad Request',
-          message: 'initialMessages.4.content must be shorter than or equal to 32000 characters',
+          message: 'initialMessages[4].content must be shorter than or equal to 32000 characters',
         });
         expect(await getMessages()).toEqual(kept);
         expect(await countRows(t, 'initial_messages')).toBe(2);
@@ -211,7 +211,7 @@ describe('Initial messages', () => {
         expect(response.body).toEqual({
           error: 'Bad Request',
           message:
-            'initialMessages.1.role must be one of the following values: ASSISTANT; initialMessages.3.content must be longer than or equal to 1 characters',
+            'initialMessages[1].role must be one of the following values: ASSISTANT; initialMessages[3].content must be longer than or equal to 1 characters',
         });
         expect(await getMessages()).toEqual(kept);
       });

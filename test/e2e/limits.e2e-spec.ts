@@ -128,7 +128,7 @@ const STRING_LIMITS: StringLimit[] = [
   },
   { field: 'handler.requestHandler.body', max: 100_000, value: jsonString, send: (body, ids) => patch(`${functionsOf(ids)}/${ids.function}`, { handler: { requestHandler: { body } } }) },
   {
-    field: 'initialMessages.0.content',
+    field: 'initialMessages[0].content',
     max: 32_000,
     value: text,
     send: (content, ids) => ({ method: 'put', path: `${ASSISTANTS}/${ids.assistant}/initial-messages`, body: { initialMessages: [{ role: 'ASSISTANT', content }] } }),

@@ -18,7 +18,7 @@ const BAD_START = { error: 'Bad Request', message: 'schedule.start must be a rea
 const BAD_TIME_ZONE = { error: 'Bad Request', message: 'schedule.timeZone must be an IANA time-zone name, such as Europe/Berlin' };
 const BAD_FREQUENCY = {
   error: 'Bad Request',
-  message: 'schedule.recurrenceRules.0.frequency must be one of the following values: hourly, daily, weekly, monthly, yearly',
+  message: 'schedule.recurrenceRules[0].frequency must be one of the following values: hourly, daily, weekly, monthly, yearly',
 };
 
 const HOUR = 3_600_000;
@@ -232,11 +232,11 @@ describe('Tasks', () => {
       [[{ frequency: 'minutely' }], BAD_FREQUENCY.message],
       [[{ frequency: 'DAILY' }], BAD_FREQUENCY.message],
       [[{}], BAD_FREQUENCY.message],
-      [[{ frequency: 'daily', interval: 2 }], 'property schedule.recurrenceRules.0.interval should not exist'],
+      [[{ frequency: 'daily', interval: 2 }], 'property schedule.recurrenceRules[0].interval should not exist'],
       ['daily', 'schedule.recurrenceRules must be an array'],
       [{ frequency: 'daily' }, 'schedule.recurrenceRules must be an array'],
       [null, 'schedule.recurrenceRules must be an array'],
-      [['daily'], 'schedule.recurrenceRules.0 must be an object'],
+      [['daily'], 'schedule.recurrenceRules[0] must be an object'],
     ])('refuses recurrenceRules %j, creating nothing', async (recurrenceRules, message) => {
       const response = await t.http
         .post(TASKS)

@@ -545,7 +545,7 @@ export interface components {
         };
         CreateFunctionRequest: {
             /**
-             * @description An OpenAPI 3.x document serialized as a JSON string; it must pass an OpenAPI validator. `$ref`s outside the document are not followed.
+             * @description An OpenAPI 3.x document serialized as a JSON string; it must pass an OpenAPI validator. `$ref`s outside the document are not followed. Refused before validation: nesting deeper than 64 levels, more than 5000 `$ref`s, a chain of more than 32 `$ref`s, or `$ref`s that expand (each a copy of what it names) to more than 100000 nodes; a document that takes longer than 5000 ms to validate is refused too.
              * @example {"openapi":"3.1.0","info":{"title":"Orders","version":"1.0.0"},"paths":{"/orders":{"post":{"responses":{"201":{"description":"Created"}}}}}}
              */
             openapiSpec: string;
@@ -981,18 +981,21 @@ export interface components {
              * @example 2026-12-01T09:30:00
              */
             start: string;
-            /** @example Europe/Berlin */
+            /**
+             * @description The zone’s name as the IANA database spells it, whatever letter case was sent
+             * @example Europe/Berlin
+             */
             timeZone: string;
             recurrenceRules: components["schemas"]["RecurrenceRule"][];
         };
         ScheduleInput: {
             /**
-             * @description Local date-time without offset, read in `timeZone`
+             * @description Local date-time without offset, read in `timeZone`; in the years 1970 to 9998
              * @example 2026-12-01T09:30:00
              */
             start: string;
             /**
-             * @description IANA time-zone name
+             * @description IANA time-zone name (or an alias of one, such as `US/Pacific`), in any letter case; stored and returned as the IANA database spells it: `europe/BERLIN` becomes `Europe/Berlin`, `us/pacific` becomes `US/Pacific`
              * @example Europe/Berlin
              */
             timeZone: string;
@@ -1025,7 +1028,7 @@ export interface components {
             key: string;
             /**
              * Format: date-time
-             * @description The next run at or after the time of the response (ISO 8601 UTC), or null once a task without recurrence rules has run. `start` and every later run are wall-clock times in `timeZone`: daily and weekly keep the time of day; monthly and yearly keep the day of the month, clamped to the month’s last day (a task started on 31 January runs on 28 or 29 February, then on 31 March); hourly runs every 60 minutes of elapsed time from the first run. A time skipped by a daylight-saving change runs at the first instant after the gap (02:30 on a day when 02:00 jumps to 03:00 runs at 03:00); a time that happens twice runs once, at its first occurrence. With several rules the task runs at the times of each.
+             * @description The next run at or after the time of the response (RFC 3339 UTC), or null once a task without recurrence rules has run (or when the next run would fall after 9999-12-31T23:59:59Z). `start` and every later run are wall-clock times in `timeZone`: daily and weekly keep the time of day; monthly and yearly keep the day of the month, clamped to the month’s last day (a task started on 31 January runs on 28 or 29 February, then on 31 March); hourly runs every 60 minutes of elapsed time from the first run. A time skipped by a daylight-saving change runs at the first instant after the gap (02:30 on a day when 02:00 jumps to 03:00 runs at 03:00); a time that happens twice runs once, at its first occurrence. With several rules the task runs at the times of each.
              * @example 2026-11-22T09:30:00.000Z
              */
             nextRunAt: string | null;
@@ -1072,7 +1075,7 @@ export interface components {
             instructions?: string | null;
         };
         UpdateFunctionRequest: {
-            /** @description An OpenAPI 3.x document serialized as a JSON string; it must pass an OpenAPI validator. `$ref`s outside the document are not followed. */
+            /** @description An OpenAPI 3.x document serialized as a JSON string; it must pass an OpenAPI validator. `$ref`s outside the document are not followed. Refused before validation: nesting deeper than 64 levels, more than 5000 `$ref`s, a chain of more than 32 `$ref`s, or `$ref`s that expand (each a copy of what it names) to more than 100000 nodes; a document that takes longer than 5000 ms to validate is refused too. */
             openapiSpec?: string;
             handler?: components["schemas"]["UpdateHandlerInput"];
         };
@@ -1091,12 +1094,12 @@ export interface components {
         };
         UpdateScheduleInput: {
             /**
-             * @description Local date-time without offset, read in `timeZone`
+             * @description Local date-time without offset, read in `timeZone`; in the years 1970 to 9998
              * @example 2026-12-01T09:30:00
              */
             start?: string;
             /**
-             * @description IANA time-zone name
+             * @description IANA time-zone name (or an alias of one, such as `US/Pacific`), in any letter case; stored and returned as the IANA database spells it: `europe/BERLIN` becomes `Europe/Berlin`, `us/pacific` becomes `US/Pacific`
              * @example Europe/Berlin
              */
             timeZone?: string;
@@ -1431,7 +1434,7 @@ export interface operations {
     listWorkspaces: {
         parameters: {
             query?: {
-                /** @description How many items to return at most */
+                /** @description How many items to return at most. A page also ends early, with a `Link` to the rest, once its items hold about 1 MiB of stored text (the item that crosses it is the page's last): fewer items than `limit` do not mean the list has ended, the absence of `Link` does */
                 limit?: number;
                 /** @description Where to continue: taken from the `Link: <…>; rel="next"` header of the previous page; opaque */
                 cursor?: string;
@@ -1747,7 +1750,7 @@ export interface operations {
     listApiKeys: {
         parameters: {
             query?: {
-                /** @description How many items to return at most */
+                /** @description How many items to return at most. A page also ends early, with a `Link` to the rest, once its items hold about 1 MiB of stored text (the item that crosses it is the page's last): fewer items than `limit` do not mean the list has ended, the absence of `Link` does */
                 limit?: number;
                 /** @description Where to continue: taken from the `Link: <…>; rel="next"` header of the previous page; opaque */
                 cursor?: string;
@@ -2397,7 +2400,7 @@ export interface operations {
     listAssistants: {
         parameters: {
             query?: {
-                /** @description How many items to return at most */
+                /** @description How many items to return at most. A page also ends early, with a `Link` to the rest, once its items hold about 1 MiB of stored text (the item that crosses it is the page's last): fewer items than `limit` do not mean the list has ended, the absence of `Link` does */
                 limit?: number;
                 /** @description Where to continue: taken from the `Link: <…>; rel="next"` header of the previous page; opaque */
                 cursor?: string;
@@ -3194,7 +3197,7 @@ export interface operations {
     listTools: {
         parameters: {
             query?: {
-                /** @description How many items to return at most */
+                /** @description How many items to return at most. A page also ends early, with a `Link` to the rest, once its items hold about 1 MiB of stored text (the item that crosses it is the page's last): fewer items than `limit` do not mean the list has ended, the absence of `Link` does */
                 limit?: number;
                 /** @description Where to continue: taken from the `Link: <…>; rel="next"` header of the previous page; opaque */
                 cursor?: string;
@@ -3698,7 +3701,7 @@ export interface operations {
     listMcpServers: {
         parameters: {
             query?: {
-                /** @description How many items to return at most */
+                /** @description How many items to return at most. A page also ends early, with a `Link` to the rest, once its items hold about 1 MiB of stored text (the item that crosses it is the page's last): fewer items than `limit` do not mean the list has ended, the absence of `Link` does */
                 limit?: number;
                 /** @description Where to continue: taken from the `Link: <…>; rel="next"` header of the previous page; opaque */
                 cursor?: string;
@@ -4374,7 +4377,7 @@ export interface operations {
     listFunctions: {
         parameters: {
             query?: {
-                /** @description How many items to return at most */
+                /** @description How many items to return at most. A page also ends early, with a `Link` to the rest, once its items hold about 1 MiB of stored text (the item that crosses it is the page's last): fewer items than `limit` do not mean the list has ended, the absence of `Link` does */
                 limit?: number;
                 /** @description Where to continue: taken from the `Link: <…>; rel="next"` header of the previous page; opaque */
                 cursor?: string;
@@ -5524,7 +5527,7 @@ export interface operations {
     listTasks: {
         parameters: {
             query?: {
-                /** @description How many items to return at most */
+                /** @description How many items to return at most. A page also ends early, with a `Link` to the rest, once its items hold about 1 MiB of stored text (the item that crosses it is the page's last): fewer items than `limit` do not mean the list has ended, the absence of `Link` does */
                 limit?: number;
                 /** @description Where to continue: taken from the `Link: <…>; rel="next"` header of the previous page; opaque */
                 cursor?: string;

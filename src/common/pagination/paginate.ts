@@ -13,7 +13,9 @@ export interface Page<T> {
 type Listed = ObjectLiteral & ListPosition;
 
 /**
- * One page of the rows matching `where`, in the order of every list (createdAt, then id). Keyset
+ * One page of the rows matching `where`, in the order of every list (createdAt, then id): `limit`
+ * rows, or fewer when they pass the byte budget (PAGE_LIMITS.byteBudget), so that no page is
+ * large enough to stall the process while it is serialised; the Link continues after it. Keyset
  * pagination: the cursor is the last row's position, so rows created meanwhile never shift a page
  * and no row is returned twice; `(created_at, id) > (…)` is answered from the (…, created_at, id)
  * index behind each list.
@@ -22,7 +24,6 @@ export async function paginate<T extends Listed>(rows: RowQueries<T>, where: Equ
   const limit = query.limit ?? PAGE_LIMITS.defaultLimit;
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   if (after === undefined && query.cursor !== undefined) throw new ValidationError('cursor is not a cursor from a Link header of this list');
-  const found = await rows.inOrder(where, limit + 1, after);
-  const items = found.slice(0, limit);
-  return { items, nextCursor: found.length > limit ? encodeCursor(items[items.length - 1]) : null };
+  const { rows: items, more } = await rows.inOrder(where, limit, PAGE_LIMITS.byteBudget, after);
+  return { items, nextCursor: more ? encodeCursor(items[items.length - 1]) : null };
 }

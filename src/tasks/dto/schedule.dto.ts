@@ -1,10 +1,15 @@
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions, ApiSchema } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import { customRule, IsListOf, IsOmittable, IsTextWith } from '../../common/validation.decorators.js';
-import { isTimeZoneName, parseLocalDateTime } from '../schedule/local-date-time.js';
+import { isInStartYears, parseLocalDateTime, START_YEARS } from '../schedule/local-date-time.js';
+import { canonicalTimeZone } from '../schedule/time-zone.js';
 import { RECURRENCE_FREQUENCIES, type RecurrenceFrequency } from '../schedule/recurrence.js';
 
 export const MAX_RECURRENCE_RULES = 10;
+
+export const TIME_ZONE_RULE =
+  'IANA time-zone name (or an alias of one, such as `US/Pacific`), in any letter case; stored and returned as the IANA database ' +
+  'spells it: `europe/BERLIN` becomes `Europe/Berlin`, `us/pacific` becomes `US/Pacific`';
 
 /**
  * Bounds on what is parsed at all. A start is 19 characters; a longer one up to the bound is told
@@ -22,24 +27,35 @@ export class RecurrenceRuleDto {
 function IsLocalDateTime(): PropertyDecorator {
   return IsTextWith(
     SCHEDULE_LIMITS.startLength,
-    customRule('isLocalDateTime', (value) =>
-      parseLocalDateTime(String(value)) === undefined ? 'must be a real local date-time YYYY-MM-DDTHH:MM:SS, without offset' : undefined,
-    ),
+    customRule('isLocalDateTime', (value) => {
+      const local = parseLocalDateTime(String(value));
+      if (local === undefined) return 'must be a real local date-time YYYY-MM-DDTHH:MM:SS, without offset';
+      return isInStartYears(local) ? undefined : `must be in the years ${START_YEARS.min} to ${START_YEARS.max}`;
+    }),
   );
 }
 
 function IsTimeZoneName(): PropertyDecorator {
   return IsTextWith(
     SCHEDULE_LIMITS.timeZoneLength,
-    customRule('isTimeZoneName', (value) => (isTimeZoneName(String(value)) ? undefined : 'must be an IANA time-zone name, such as Europe/Berlin')),
+    customRule('isTimeZoneName', (value) => (canonicalTimeZone(String(value)) === undefined ? 'must be an IANA time-zone name, such as Europe/Berlin' : undefined)),
   );
 }
 
 /** `YYYY-MM-DDTHH:MM:SS`, no offset: how `start` is sent and returned. */
 export const LOCAL_DATE_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}$';
 
-const START: ApiPropertyOptions = { description: 'Local date-time without offset, read in `timeZone`', example: '2026-12-01T09:30:00', maxLength: SCHEDULE_LIMITS.startLength, pattern: LOCAL_DATE_TIME_PATTERN };
-const TIME_ZONE: ApiPropertyOptions = { description: 'IANA time-zone name', example: 'Europe/Berlin', maxLength: SCHEDULE_LIMITS.timeZoneLength };
+const START: ApiPropertyOptions = {
+  description: `Local date-time without offset, read in \`timeZone\`; in the years ${START_YEARS.min} to ${START_YEARS.max}`,
+  example: '2026-12-01T09:30:00',
+  maxLength: SCHEDULE_LIMITS.startLength,
+  pattern: LOCAL_DATE_TIME_PATTERN,
+};
+const TIME_ZONE: ApiPropertyOptions = {
+  description: TIME_ZONE_RULE,
+  example: 'Europe/Berlin',
+  maxLength: SCHEDULE_LIMITS.timeZoneLength,
+};
 const RULES: ApiPropertyOptions = { type: [RecurrenceRuleDto], maxItems: MAX_RECURRENCE_RULES, description: 'None: the task runs once, at `start`' };
 
 @ApiSchema({ name: 'ScheduleInput' })

@@ -20,7 +20,7 @@ export class ScheduleResponseDto {
   })
   start: string;
 
-  @ApiProperty({ example: 'Europe/Berlin' })
+  @ApiProperty({ example: 'Europe/Berlin', description: 'The zone’s name as the IANA database spells it, whatever letter case was sent' })
   timeZone: string;
 
   @ApiProperty({ type: [RecurrenceRuleResponseDto] })

@@ -1,5 +1,3 @@
-import { IANAZone } from 'luxon';
-
 /** A wall-clock date and time, without a zone. */
 export interface LocalDateTime {
   year: number;
@@ -37,7 +35,14 @@ function isOnTheCalendar({ year, month, day, hour, minute, second }: LocalDateTi
   );
 }
 
-/** An IANA zone name (`Europe/Berlin`, `UTC`), not an offset like `+02:00`. */
-export function isTimeZoneName(name: string): boolean {
-  return /^[A-Za-z]/.test(name) && IANAZone.isValidZone(name);
+/**
+ * The years a task's `start` may name. Within them every start, in any zone (offsets reach ±14
+ * hours), is an instant that RFC 3339 can write (a four-digit year); a later run past year 9999
+ * is no run (nextRunAt null).
+ */
+export const START_YEARS = { min: 1970, max: 9998 } as const;
+
+/** Whether a real local date-time lies in START_YEARS. */
+export function isInStartYears({ year }: LocalDateTime): boolean {
+  return year >= START_YEARS.min && year <= START_YEARS.max;
 }

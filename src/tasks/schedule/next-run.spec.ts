@@ -101,4 +101,18 @@ describe('nextRunAt', () => {
   it('counts a run at exactly now as next', () => {
     expect(next(schedule('2026-01-01T09:00:00', 'UTC', 'daily'), '2026-01-10T09:00:00Z')).toBe('2026-01-10T09:00:00.000Z');
   });
+
+  describe('at the ends of the calendar', () => {
+    it('reads a stored start in years 0-99 as that year, not 1900-1999', () => {
+      expect(next(schedule('0050-01-15T09:00:00', 'UTC', 'monthly'), '0050-02-01T00:00:00Z')).toBe('0050-02-15T09:00:00.000Z');
+      expect(next(schedule('0050-01-31T09:00:00', 'UTC', 'daily'), '0051-03-01T10:00:00Z')).toBe('0051-03-02T09:00:00.000Z');
+    });
+
+    it('gives no run past 9999-12-31T23:59:59Z: RFC 3339 writes four-digit years only', () => {
+      expect(next(schedule('9999-12-31T23:59:59', 'Etc/GMT+12'), '2026-01-01T00:00:00Z')).toBeNull();
+      expect(next(schedule('9998-12-31T12:00:00', 'UTC', 'yearly'), '9999-12-31T13:00:00Z')).toBeNull();
+      expect(next(schedule('9998-12-31T12:00:00', 'UTC', 'hourly'), '9999-12-31T23:30:00Z')).toBeNull();
+      expect(next(schedule('9998-12-31T12:00:00', 'UTC', 'daily', 'yearly'), '9999-12-31T11:00:00Z')).toBe('9999-12-31T12:00:00.000Z');
+    });
+  });
 });

@@ -1,14 +1,18 @@
 import { IANAZone } from 'luxon';
 import { type LocalDateTime, parseLocalDateTime } from './local-date-time.js';
 import type { RecurrenceFrequency, Schedule } from './recurrence.js';
+import { canonicalTimeZoneOf } from './time-zone.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
+/** The last instant RFC 3339 can write (a four-digit year): a run after it is no run. */
+const LAST_INSTANT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /** The rule, as the OpenAPI document states it. */
 export const NEXT_RUN_RULE =
-  'The next run at or after the time of the response (ISO 8601 UTC), or null once a task without recurrence rules has run. ' +
+  'The next run at or after the time of the response (RFC 3339 UTC), or null once a task without recurrence rules has run ' +
+  '(or when the next run would fall after 9999-12-31T23:59:59Z). ' +
   '`start` and every later run are wall-clock times in `timeZone`: daily and weekly keep the time of day; monthly and yearly keep the day ' +
   'of the month, clamped to the month’s last day (a task started on 31 January runs on 28 or 29 February, then on 31 March); hourly runs ' +
   'every 60 minutes of elapsed time from the first run. A time skipped by a daylight-saving change runs at the first instant after the gap ' +
@@ -19,13 +23,14 @@ export const NEXT_RUN_RULE =
 export function nextRunAt(schedule: Schedule, now: Date): Date | null {
   const start = parseLocalDateTime(schedule.start);
   if (start === undefined) throw new Error(`A stored schedule has an invalid start: ${schedule.start}`);
-  const zone = IANAZone.create(schedule.timeZone);
+  // luxon keeps each zone it is asked for by name for ever: it is only asked for canonical names.
+  const zone = IANAZone.create(canonicalTimeZoneOf(schedule.timeZone));
   const at = now.getTime();
-  if (schedule.recurrenceRules.length === 0) {
-    const once = instantOf(start, zone);
-    return once >= at ? new Date(once) : null;
-  }
-  return new Date(Math.min(...schedule.recurrenceRules.map(({ frequency }) => nextOccurrence(start, zone, frequency, at))));
+  const next =
+    schedule.recurrenceRules.length === 0
+      ? instantOf(start, zone)
+      : Math.min(...schedule.recurrenceRules.map(({ frequency }) => nextOccurrence(start, zone, frequency, at)));
+  return next >= at && next <= LAST_INSTANT ? new Date(next) : null;
 }
 
 function nextOccurrence(start: LocalDateTime, zone: IANAZone, frequency: RecurrenceFrequency, at: number): number {
@@ -37,7 +42,7 @@ function nextOccurrence(start: LocalDateTime, zone: IANAZone, frequency: Recurre
   // Occurrence k-1 of the estimate is at least a day before now, so the search starts at k.
   for (let k = Math.max(0, periodsBetween(start, nowOnTheWall, frequency)); ; k++) {
     const occurrence = instantOf(shifted(start, frequency, k), zone);
-    if (occurrence >= at) return occurrence;
+    if (occurrence >= at || occurrence > LAST_INSTANT) return occurrence;
   }
 }
 
@@ -71,8 +76,8 @@ function shifted(start: LocalDateTime, frequency: Exclude<RecurrenceFrequency, '
 }
 
 function inMonth(start: LocalDateTime, year: number, monthIndex: number): LocalDateTime {
-  const first = new Date(Date.UTC(year, monthIndex, 1));
-  const lastDay = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
+  const first = new Date(utc(year, monthIndex, 1));
+  const lastDay = new Date(utc(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
   return { ...start, year: first.getUTCFullYear(), month: first.getUTCMonth() + 1, day: Math.min(start.day, lastDay) };
 }
 
@@ -136,7 +141,15 @@ function rememberOffset(zoneName: string, hour: number, offset: number): void {
 
 /** A wall-clock time as milliseconds on a clock without zones, for calendar arithmetic. */
 function wallClock({ year, month, day, hour, minute, second }: LocalDateTime): number {
-  return Date.UTC(year, month - 1, day, hour, minute, second);
+  return utc(year, month - 1, day, hour, minute, second);
+}
+
+/** Date.UTC, but a year from 0 to 99 is that year: Date.UTC reads it as 1900-1999. */
+function utc(year: number, monthIndex: number, day: number, hour = 0, minute = 0, second = 0): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, monthIndex, day);
+  date.setUTCHours(hour, minute, second, 0);
+  return date.getTime();
 }
 
 function fromWallClock(wall: number): LocalDateTime {

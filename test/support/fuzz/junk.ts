@@ -3,7 +3,14 @@ import fc from 'fast-check';
 /** Code points that break naive handling: NUL, controls, RTL override, BOM, zero-width joiner, a lone surrogate of each half. */
 const NASTY_CHARS = ['\u0000', '\u0001', '\u001f', '\u007f', '\u202e', '\u200f', '\ufeff', '\u200d', '\ud800', '\udfff', '\u2028', '\u00a0'];
 
-const nastyChar = fc.constantFrom(...NASTY_CHARS);
+/**
+ * Text that is valid Unicode and still odd: noncharacters, NEL and the paragraph separator,
+ * combining marks piled on one letter, variation selectors, an emoji ZWJ sequence, a flag, a
+ * Hangul filler, the last code point, fullwidth and mathematical letters that normalise to ASCII.
+ */
+const ODD_TEXT = ['\ufffe', '\uffff', '\ufdd0', '\u{10ffff}', '\u0085', '\u2029', 'e\u0301\u0301\u0301\u0301', '\ufe0f', '👩\u200d👩\u200d👧\u200d👦', '🇺🇳', '\u3164', 'ﬃ', 'Ａ𝐁', 'İı', 'ß'];
+
+const nastyChar = fc.oneof(fc.constantFrom(...NASTY_CHARS), fc.constantFrom(...ODD_TEXT));
 const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code));
 
 /** Short strings of any Unicode: astral planes, lone surrogates, NUL, RTL and the like. */
@@ -85,4 +92,36 @@ export const weirdContentType = fc.oneof(
     ' ',
   ),
   headerText,
+);
+
+/** Text that is valid Unicode, with the odd pieces of ODD_TEXT mixed in: storable, and must come back as sent. */
+export const oddUnicodeText = fc
+  .array(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 3 }), fc.constantFrom(...ODD_TEXT)), { minLength: 1, maxLength: 8 })
+  .map((pieces) => pieces.join(''));
+
+/**
+ * A cursor as a client could forge it: base64url of JSON naming a position of any shape, with
+ * instants across JavaScript's whole range (years -271821 to 275760, year 0, before 1970),
+ * other types, missing or extra elements, or of no JSON at all.
+ */
+export const forgedCursor: fc.Arbitrary<string> = fc
+  .oneof(
+    fc.tuple(fc.date({ min: new Date(-8.64e15), max: new Date(8.64e15), noInvalidDate: true }).map((date) => date.toISOString()), fc.uuid()),
+    fc.tuple(fc.constantFrom('-271821-04-20T00:00:00.000Z', '+275760-09-13T00:00:00.000Z', '0000-01-01T00:00:00.000Z', '1969-12-31T23:59:59.999Z', '9999-12-31T23:59:59.999Z'), fc.uuid()),
+    fc.tuple(fc.date({ noInvalidDate: true }).map((date) => date.toISOString()), fc.uuid(), junkValue),
+    fc.tuple(junkValue, fc.uuid()),
+    fc.tuple(fc.date({ noInvalidDate: true }).map((date) => date.toISOString()), junkValue),
+    junkValue,
+  )
+  .map((position) => Buffer.from(JSON.stringify(position) ?? 'undefined').toString('base64url'));
+
+/**
+ * Header values that look like a stored secret's envelope (`enc:v1:<key id>:<iv>:<tag>:<data>`),
+ * which the service must store and return as sent, never read as one.
+ */
+export const envelopeLookAlike = fc.oneof(
+  fc.constantFrom('enc:v1:00000000:AA:AA:', 'enc:v1:', 'enc:v1::::', 'enc:v1:00000000:AA:AA:AA', 'ENC:V1:00000000:AA:AA:', 'enc:v2:00000000:AA:AA:'),
+  fc
+    .tuple(fc.stringMatching(/^[0-9a-f]{8}$/), fc.base64String({ maxLength: 24 }), fc.base64String({ maxLength: 24 }), fc.base64String({ maxLength: 40 }))
+    .map(([keyId, iv, tag, data]) => `enc:v1:${keyId}:${iv}:${tag}:${data}`),
 );

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { unicodeString } from './junk.js';
+import { envelopeLookAlike, oddUnicodeText, unicodeString } from './junk.js';
 
 /**
  * Every operation under /api/cloud, with a generator of valid bodies (and queries) mirroring the
@@ -37,17 +37,21 @@ const record = (fields: Record<string, fc.Arbitrary<unknown>>) =>
 
 /** Text the service stores: no NUL (PostgreSQL text cannot hold it) and no unpaired surrogate (not Unicode). */
 const storable = (value: string) => !value.includes('\u0000') && !/\p{Surrogate}/u.test(value);
-export const label = fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), unicodeString).filter((text) => /\S/.test(text) && storable(text) && text.length <= 255);
-const text = (max: number) => fc.oneof(fc.string({ maxLength: 60 }), unicodeString).filter((value) => storable(value) && value.length <= max);
+export const label = fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), unicodeString, oddUnicodeText).filter((text) => /\S/.test(text) && storable(text) && text.length <= 255);
+const text = (max: number) => fc.oneof(fc.string({ maxLength: 60 }), unicodeString, oddUnicodeText).filter((value) => storable(value) && value.length <= max);
+/** Now and then text near `max` characters: rows that make a page large (a list must still answer, in pages of bounded size). */
+const largeText = (max: number) => fc.oneof({ weight: 29, arbitrary: text(max) }, { weight: 1, arbitrary: fc.integer({ min: max / 4, max }).map((length) => 'x'.repeat(length)) });
 const httpUrl = fc.oneof(
   fc.constantFrom('https://api.example.com/orders', 'http://localhost:8080/mcp', 'https://mcp.example.com/sse?x=1'),
   fc.tuple(fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/), fc.stringMatching(/^[a-z0-9/]{0,12}$/)).map(([host, path]) => `https://${host}.example.com/${path}`),
 );
-const headerMap = fc.dictionary(fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,15}$/), fc.string({ maxLength: 20 }), { maxKeys: 3 });
+/** Header values, now and then shaped like a stored secret's envelope: stored and returned as sent all the same. */
+const headerValue = fc.oneof(fc.string({ maxLength: 20 }), envelopeLookAlike);
+const headerMap = fc.dictionary(fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,15}$/), headerValue, { maxKeys: 3 });
 const uuidOr = (...placeholders: string[]) => fc.oneof(fc.constantFrom(...placeholders), fc.uuid());
 
 const pageQuery: fc.Arbitrary<[string, string][]> = fc
-  .record({ limit: optional(fc.integer({ min: 1, max: 1000 })) })
+  .record({ limit: optional(fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.constant(1000))) })
   .map(({ limit }) => (limit === undefined ? [] : [['limit', String(limit)]]));
 
 const provider = fc.constantFrom('OPENAI', 'ANTHROPIC', 'GOOGLE');
@@ -106,7 +110,7 @@ const updateFunction = record({
 
 const localDateTime = fc
   .record({
-    year: fc.integer({ min: 2025, max: 2030 }),
+    year: fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 2025, max: 2030 }) }, { weight: 1, arbitrary: fc.integer({ min: 1970, max: 9998 }) }, { weight: 1, arbitrary: fc.constantFrom(1970, 9998) }),
     month: fc.integer({ min: 1, max: 12 }),
     day: fc.integer({ min: 1, max: 28 }),
     hour: fc.integer({ min: 0, max: 23 }),
@@ -117,7 +121,12 @@ const localDateTime = fc
     const two = (n: number) => String(n).padStart(2, '0');
     return `${year}-${two(month)}-${two(day)}T${two(hour)}:${two(minute)}:${two(second)}`;
   });
-const timeZone = fc.constantFrom('UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Pacific/Chatham');
+const zoneName = fc.constantFrom('UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Pacific/Chatham', 'Etc/GMT+12', 'Pacific/Kiritimati', 'America/Argentina/ComodRivadavia', 'US/Pacific');
+/** A zone name, now and then in a letter case of its own: Intl accepts about 2^30 spellings of a long one. */
+const timeZone = fc.oneof(
+  { weight: 3, arbitrary: zoneName },
+  { weight: 1, arbitrary: fc.tuple(zoneName, fc.nat()).map(([name, bits]) => [...name].map((letter, i) => ((bits >> i % 30) & 1 ? letter.toUpperCase() : letter.toLowerCase())).join('')) },
+);
 const recurrenceRules = fc.array(record({ frequency: fc.constantFrom('hourly', 'daily', 'weekly', 'monthly', 'yearly') }), { maxLength: 3 });
 const threadId = uuidOr(PLACEHOLDER.threadA, PLACEHOLDER.threadA, PLACEHOLDER.threadB);
 const createTask = record({
@@ -169,11 +178,11 @@ export const OPERATIONS: Operation[] = [
   { group: 'workspaces', method: 'get', path: '/api/cloud/workspaces', keys: ['organization'], query: pageQuery },
 
   { group: 'assistants', method: 'post', path: '/api/cloud/assistants', keys: ['private'],
-    body: record({ name: label, provider, model: optional(fc.oneof(fc.constant(null), label)), instructions: optional(fc.oneof(fc.constant(null), text(256_000))) }) },
+    body: record({ name: label, provider, model: optional(fc.oneof(fc.constant(null), label)), instructions: optional(fc.oneof(fc.constant(null), largeText(256_000))) }) },
   { group: 'assistants', method: 'get', path: '/api/cloud/assistants', keys: ['private'], query: pageQuery },
   { group: 'assistants', method: 'get', path: ASSISTANT, keys: ['private'] },
   { group: 'assistants', method: 'patch', path: ASSISTANT, keys: ['private'],
-    body: record({ name: optional(label), provider: optional(provider), model: optional(fc.oneof(fc.constant(null), label)), instructions: optional(fc.oneof(fc.constant(null), text(256_000))) }) },
+    body: record({ name: optional(label), provider: optional(provider), model: optional(fc.oneof(fc.constant(null), label)), instructions: optional(fc.oneof(fc.constant(null), largeText(256_000))) }) },
   { group: 'assistants', method: 'delete', path: ASSISTANT, keys: ['private'] },
 
   { group: 'tools', method: 'post', path: `${ASSISTANT}/tools`, keys: ['private'], body: createTool },

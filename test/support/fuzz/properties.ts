@@ -13,13 +13,21 @@ const CREATE_TOOL = /^\/api\/cloud\/assistants\/[^/]+\/tools$/;
  * (3) a refused request changed nothing in the database; (4) workspace B's rows are unchanged and
  * none of B's ids or key values appear in the response; (5) a create that succeeded with an
  * `Idempotency-Key`, sent again as it was, is answered with the same response, marked replayed,
- * and changes nothing. A success is 201 for POST, else 200.
+ * and changes nothing; (6) every list of workspace A, and every read route of the assistants the
+ * request named, still answers 200 (nothing was stored that the service cannot serve). A success
+ * is 201 for POST, else 200.
  */
+/** The fuzzed requests sent in this process (replays included) and how many were answered with a 5xx, for the closing line of a run. */
+export const FUZZ_TALLY = { requests: 0, serverErrors: 0 };
+
 export async function checkOneRequest(world: FuzzWorld, request: FuzzRequest): Promise<void> {
   await world.replenishA();
   const sent = await world.resolve(request);
   const [databaseBefore, workspaceBBefore] = await Promise.all([world.snapshots.whole(), world.snapshots.workspace(world.workspaceB)]);
   const response = await world.send(sent);
+  FUZZ_TALLY.requests += 1;
+  if (response.status >= 500) FUZZ_TALLY.serverErrors += 1;
+  if (FUZZ_TALLY.requests % 1000 === 0) process.stdout.write(`fuzz: ${FUZZ_TALLY.requests} requests so far, ${FUZZ_TALLY.serverErrors} answered 5xx\n`);
   const [databaseAfter, workspaceBAfter] = await Promise.all([world.snapshots.whole(), world.snapshots.workspace(world.workspaceB)]);
   const text = responseText(response);
   const fail = (broken: string) => {
@@ -48,12 +56,28 @@ export async function checkOneRequest(world: FuzzWorld, request: FuzzRequest): P
   if (revealed.length > 0) fail(`(4) the response reveals workspace B's ${revealed.join(', ')}`);
   if (response.status === 201 && sent.headers[IDEMPOTENCY_KEY] !== undefined) {
     const replay = await world.send(sent);
+    FUZZ_TALLY.requests += 1;
+    if (replay.status >= 500) FUZZ_TALLY.serverErrors += 1;
     const databaseAfterReplay = await world.snapshots.whole();
     if (replay.status !== 201 || responseText(replay) !== text) fail(`(5) the replay was answered ${replay.status} ${responseText(replay).slice(0, 500)}`);
     if (replay.headers['idempotent-replayed'] !== 'true') fail('(5) the replay is not marked Idempotent-Replayed: true');
     const changed = Object.keys(databaseAfter).filter((table) => databaseAfter[table] !== databaseAfterReplay[table]);
     if (changed.length > 0) fail(`(5) the replay changed the tables ${changed.join(', ')}`);
   }
+  for (const { url, key } of await world.readRoutes(false, sent.url)) {
+    const problem = await world.readAll(url, key);
+    if (problem !== undefined) fail(`(6) a read route stopped answering: ${problem}`);
+  }
+}
+
+/** After a run: every read route of both workspaces, every row by its id included, answers 200. */
+export async function checkEveryReadAnswers(world: FuzzWorld): Promise<void> {
+  const problems: string[] = [];
+  for (const { url, key } of await world.readRoutes(true)) {
+    const problem = await world.readAll(url, key);
+    if (problem !== undefined) problems.push(problem);
+  }
+  if (problems.length > 0) throw new Error(`(6) after the run, read routes stopped answering:\n  ${problems.slice(0, 20).join('\n  ')}`);
 }
 
 function errorBodyProblem(response: Response, sent: SentRequest): string | undefined {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { headerText, junkKey, junkString, junkValue, nonUuidId, weirdContentType } from './junk.js';
+import { forgedCursor, headerText, junkKey, junkString, junkValue, nonUuidId, weirdContentType } from './junk.js';
 import { type Method, type Operation, parametersOf } from './operations.js';
 
 /** How a path id is chosen; ids of rows are picked when the request is sent, from what the database holds then. */
@@ -55,15 +55,30 @@ const authChoice: fc.Arbitrary<AuthChoice> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'none' } as const) },
 );
 
+/**
+ * How a value changes shape in place: wrapped in an array (an array where an object or a list
+ * item goes), an empty array, an object made of it (an object where an array goes), or nested
+ * in arrays or objects past any depth a reader should follow.
+ */
+type Reshape = 'in-array' | 'empty-array' | 'as-object' | 'nested-arrays' | 'nested-objects';
+
 type Mutation =
   | { kind: 'delete'; at: number }
   | { kind: 'set'; at: number; value: unknown }
-  | { kind: 'add'; at: number; key: string; value: unknown };
+  | { kind: 'add'; at: number; key: string; value: unknown }
+  | { kind: 'reshape'; at: number; reshape: Reshape; depth: number };
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.nat().map((at) => ({ kind: 'delete', at }) as const),
   fc.record({ kind: fc.constant('set' as const), at: fc.nat(), value: junkValue }),
   fc.record({ kind: fc.constant('add' as const), at: fc.nat(), key: junkKey(), value: junkValue }),
+  fc.record({
+    kind: fc.constant('reshape' as const),
+    at: fc.nat(),
+    reshape: fc.constantFrom<Reshape>('in-array', 'empty-array', 'as-object', 'nested-arrays', 'nested-objects'),
+    // Deeper still is sent as text (deeplyNested): the fuzzer's own recursive walks would overflow on it.
+    depth: fc.oneof(fc.integer({ min: 2, max: 40 }), fc.integer({ min: 100, max: 500 })),
+  }),
 );
 
 /** A valid body, or one broken in a few places, or junk in its place, sent as JSON text (or, now and then, as something else). */
@@ -75,7 +90,12 @@ function bodyChoice(valid: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<
     { weight: 1, arbitrary: junkValue.map((value) => JSON.stringify(value)) },
     { weight: 1, arbitrary: fc.tuple(valid, junkKey(), junkValue, fc.boolean()).map(([body, key, value, last]) => withDuplicateKey(body, key, value, last)) },
     { weight: 1, arbitrary: fc.tuple(valid, fc.nat(), junkString).map(([body, cut, tail]) => malformed(JSON.stringify(body), cut, tail)) },
-    { weight: 1, arbitrary: fc.tuple(valid, fc.integer({ min: 1000, max: 100_000 })).map(([body, depth]) => deeplyNested(body, depth)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(valid, fc.oneof(fc.integer({ min: 30, max: 40 }), fc.integer({ min: 1000, max: 100_000 })), fc.boolean(), fc.boolean())
+        .map(([body, depth, unknownField, objects]) => deeplyNested(body, depth, unknownField, objects)),
+    },
   );
   return fc.record({ kind: fc.constant('text' as const), text, contentType });
 }
@@ -112,11 +132,30 @@ function mutate(body: Record<string, unknown>, mutations: Mutation[]): unknown {
     const slots = slotsOf(copy);
     if (slots.length === 0) continue;
     const [container, key] = slots[change.at % slots.length];
-    if (change.kind === 'set') (container as Record<string | number, unknown>)[key] = change.value;
+    const slot = container as Record<string | number, unknown>;
+    if (change.kind === 'set') slot[key] = change.value;
+    else if (change.kind === 'reshape') slot[key] = reshaped(slot[key], change.reshape, change.depth);
     else if (Array.isArray(container)) container.splice(key as number, 1);
     else delete container[key as string];
   }
   return copy;
+}
+
+function reshaped(value: unknown, reshape: Reshape, depth: number): unknown {
+  switch (reshape) {
+    case 'in-array':
+      return [value];
+    case 'empty-array':
+      return [];
+    case 'as-object':
+      return Array.isArray(value) ? Object.fromEntries(value.map((item, index) => [index, item])) : { value };
+    case 'nested-arrays':
+    case 'nested-objects': {
+      let nested = value;
+      for (let level = 0; level < depth; level++) nested = reshape === 'nested-arrays' ? [nested] : { nested };
+      return nested;
+    }
+  }
 }
 
 /** The body's JSON text with `key` written twice: the junk value first (the valid one wins) or last (the junk wins). */
@@ -128,10 +167,14 @@ function withDuplicateKey(body: Record<string, unknown>, junkKeyName: string, va
   return last ? `{${inner},${junk}}` : `{${junk},${inner}}`;
 }
 
-/** The body with its first field replaced by arrays nested `depth` deep: stack-hungry for any recursive reader. */
-function deeplyNested(body: Record<string, unknown>, depth: number): string {
-  const key = Object.keys(body)[0] ?? 'x';
-  return JSON.stringify({ ...body, [key]: 0 }).replace(`${JSON.stringify(key)}:0`, `${JSON.stringify(key)}:${'['.repeat(depth)}${']'.repeat(depth)}`);
+/**
+ * The body with a field (one of its own, or an unknown one) replaced by arrays or objects nested
+ * `depth` deep, as text: stack-hungry for any recursive reader.
+ */
+function deeplyNested(body: Record<string, unknown>, depth: number, unknownField: boolean, objects: boolean): string {
+  const key = unknownField ? 'nestedField' : (Object.keys(body)[0] ?? 'x');
+  const [open, close] = objects ? ['{"a":', '}'] : ['[', ']'];
+  return JSON.stringify({ ...body, [key]: 0 }).replace(`${JSON.stringify(key)}:0`, `${JSON.stringify(key)}:${open.repeat(depth)}0${close.repeat(depth)}`);
 }
 
 function malformed(text: string, cut: number, tail: string): string {
@@ -145,6 +188,7 @@ function queryChoice(valid: fc.Arbitrary<[string, string][]> | undefined): fc.Ar
   const junkPair = fc.oneof(
     listLimit.map((value) => ['limit', value] as [string, string]),
     junkString.map((value) => ['cursor', value.slice(0, 2000)] as [string, string]),
+    forgedCursor.map((value) => ['cursor', value] as [string, string]),
     junkString.map((value) => ['key', value.slice(0, 2000)] as [string, string]),
     fc.tuple(junkKey(), junkString).map(([name, value]) => [name, value.slice(0, 2000)] as [string, string]),
     fc.constantFrom<[string, string]>(['limit[a]', '1'], ['limit[]', '2'], ['cursor', ''], ['limit', '1']),

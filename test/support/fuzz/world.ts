@@ -2,7 +2,7 @@ import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { ASSISTANTS, UNKNOWN_ID, UNKNOWN_KEY } from '../assistants.js';
 import { bearer, ORGANIZATION_KEY, PRIVATE_KEY, seedSecondWorkspace, type TestApp } from '../test-app.js';
-import { PLACEHOLDER, TABLE_OF_PARAMETER } from './operations.js';
+import { OPERATIONS, parametersOf, PLACEHOLDER, TABLE_OF_PARAMETER } from './operations.js';
 import { type AuthChoice, type FuzzRequest, type IdChoice, percentEncode } from './requests.js';
 import { DatabaseSnapshots } from './snapshot.js';
 
@@ -42,6 +42,7 @@ export class FuzzWorld {
     private readonly revokedKey: string,
     /** Every id of B's rows and every key value of B, lowercase. */
     readonly secretsOfB: string[],
+    private readonly privateKeyB: string,
   ) {
     this.snapshots = snapshots;
     this.dataSource = t.app.get(DataSource);
@@ -62,7 +63,7 @@ export class FuzzWorld {
     await t.http.delete(`/api/cloud/api-keys/${revoked.body.apiKey.id}`).set(bearer(PRIVATE_KEY)).expect(200);
     const snapshots = await DatabaseSnapshots.of(dataSource);
     const secretsOfB = [b.privateKey, ...(await idsAndValuesOf(dataSource, b.workspaceId))].map((secret) => secret.toLowerCase());
-    return new FuzzWorld(t, snapshots, workspaceA, b.workspaceId, ownKeyId, publicKey, revoked.body.apiKey.value, secretsOfB);
+    return new FuzzWorld(t, snapshots, workspaceA, b.workspaceId, ownKeyId, publicKey, revoked.body.apiKey.value, secretsOfB, b.privateKey);
   }
 
   /** Puts back one of every resource in A where the fuzzing deleted the last one, so paths keep finding rows. */
@@ -103,6 +104,49 @@ export class FuzzWorld {
     let test = this.t.http[method as 'get'](url);
     for (const [name, value] of Object.entries(headers)) test = test.set(name, value);
     return body === undefined ? test : test.send(body);
+  }
+
+  /**
+   * The read routes (every GET of the API) of both workspaces, each with the key that may read it:
+   * every list, and with `everyRow` every row by its id and every assistant's lists; without it,
+   * A's lists and those of the assistants of A named in `touched` (the URL of a request just sent).
+   */
+  async readRoutes(everyRow: boolean, touched = ''): Promise<{ url: string; key: string }[]> {
+    const routes: { url: string; key: string }[] = [];
+    const workspaces = everyRow ? [{ id: this.workspaceA, key: PRIVATE_KEY }, { id: this.workspaceB, key: this.privateKeyB }] : [{ id: this.workspaceA, key: PRIVATE_KEY }];
+    for (const { method, path, keys } of OPERATIONS) {
+      if (method !== 'get') continue;
+      if (keys.every((key) => key === 'organization')) {
+        routes.push({ url: path, key: ORGANIZATION_KEY });
+        continue;
+      }
+      const parameters = parametersOf(path);
+      for (const workspace of workspaces) {
+        if (parameters.length === 0) {
+          routes.push({ url: path, key: workspace.key });
+          continue;
+        }
+        const last = parameters[parameters.length - 1];
+        if (!everyRow && last !== 'assistantId') continue;
+        const rows = await this.dataSource.query(`SELECT * FROM ${TABLE_OF_PARAMETER[last]} WHERE workspace_id = $1 ORDER BY created_at, id`, [workspace.id]);
+        for (const row of rows as { id: string; assistant_id?: string }[]) {
+          if (!everyRow && !touched.toLowerCase().includes(row.id)) continue;
+          const ids: Record<string, string> = { [last]: row.id, assistantId: row.assistant_id ?? row.id };
+          routes.push({ url: path.replace(/\{(\w+)\}/g, (_, name: string) => ids[name]), key: workspace.key });
+        }
+      }
+    }
+    return routes;
+  }
+
+  /** GET of a URL with a key, following `Link: <…>; rel="next"` to the end of a list: the first answer that is not 200, or undefined. */
+  async readAll(url: string, key: string): Promise<string | undefined> {
+    for (let next: string | undefined = url, pages = 0; next !== undefined && pages < 100; pages++) {
+      const response: Response = await this.t.http.get(next).set(bearer(key));
+      if (response.status !== 200) return `GET ${next} answered ${response.status} ${response.text.slice(0, 300)}`;
+      next = /^<([^>]+)>; rel="next"$/.exec(response.headers.link ?? '')?.[1];
+    }
+    return undefined;
   }
 
   private async resolveIds(choices: Record<string, IdChoice>): Promise<Record<string, string>> {

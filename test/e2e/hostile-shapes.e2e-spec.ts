@@ -1,0 +1,242 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import type { Response } from 'supertest';
+import { DataSource } from 'typeorm';
+import { ASSISTANTS, createAssistant } from '../support/assistants.js';
+import { DatabaseSnapshots } from '../support/fuzz/snapshot.js';
+import { bearer, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+
+const TASKS = '/api/cloud/tasks';
+const badRequest = (message: string) => ({ error: 'Bad Request', message });
+const task = (schedule: Record<string, unknown>) => ({ title: 'Digest', message: 'Summarise', schedule: { start: '2099-01-01T09:00:00', timeZone: 'UTC', ...schedule } });
+const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const NOT_A_CURSOR = badRequest('cursor is not a cursor from a Link header of this list');
+
+/** Issue 13, items 4, 5, 6, 7, 9 and 11: input shaped to crash, stall or fill the service, or to store what it cannot serve. */
+describe('Hostile shapes', () => {
+  let t: TestApp;
+  let snapshots: DatabaseSnapshots;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+  beforeEach(async () => {
+    await t.reset();
+    snapshots = await DatabaseSnapshots.of(t.app.get(DataSource));
+  });
+
+  const send = (method: 'post' | 'put' | 'patch', path: string, body: unknown) =>
+    t.http[method](path).set(bearer(PRIVATE_KEY)).set('Content-Type', 'application/json').send(typeof body === 'string' ? body : JSON.stringify(body));
+
+  /** Answered with exactly this, and nothing written. */
+  const refused = async (request: () => PromiseLike<{ status: number; body: unknown }>, body: unknown) => {
+    const before = await snapshots.whole();
+    const response = await request();
+    expect({ status: response.status, body: response.body }).toEqual({ status: 400, body });
+    expect(await snapshots.whole()).toEqual(before);
+  };
+
+  /** Every list of the workspace, and each of its tasks, still answers 200. */
+  const everyReadAnswers = async () => {
+    const { body } = await t.http.get(TASKS).set(bearer(PRIVATE_KEY)).expect(200);
+    for (const { id } of body.tasks) await t.http.get(`${TASKS}/${id}`).set(bearer(PRIVATE_KEY)).expect(200);
+  };
+
+  describe('item 9: a list of objects refuses an item that is not an object, by its index', () => {
+    let taskId: string;
+    let assistantId: string;
+
+    beforeEach(async () => {
+      taskId = (await send('post', TASKS, task({})).expect(201)).body.task.id;
+      assistantId = (await createAssistant(t.http)).id;
+    });
+
+    it.each([
+      [[{ frequency: 'weekly' }, []], 'schedule.recurrenceRules[1] must be an object'],
+      [[[]], 'schedule.recurrenceRules[0] must be an object'],
+      [[[{ frequency: 'daily' }]], 'schedule.recurrenceRules[0] must be an object'],
+      [[{ frequency: 'daily' }, null], 'schedule.recurrenceRules[1] must be an object'],
+      [['daily'], 'schedule.recurrenceRules[0] must be an object'],
+      [[7], 'schedule.recurrenceRules[0] must be an object'],
+    ])('recurrenceRules %j on create and on update: 400, nothing stored, every read still answers', async (recurrenceRules, message) => {
+      await refused(() => send('post', TASKS, task({ recurrenceRules })), badRequest(message));
+      await refused(() => send('patch', `${TASKS}/${taskId}`, { schedule: { recurrenceRules } }), badRequest(message));
+      await everyReadAnswers();
+    });
+
+    it.each([
+      [[[]], 'initialMessages[0] must be an object'],
+      [[{ role: 'ASSISTANT', content: 'Hi' }, [{ role: 'ASSISTANT', content: 'Hi' }]], 'initialMessages[1] must be an object'],
+    ])('initialMessages %j: 400 naming the item', async (initialMessages, message) => {
+      await refused(() => send('put', `${ASSISTANTS}/${assistantId}/initial-messages`, { initialMessages }), badRequest(message));
+      await t.http.get(`${ASSISTANTS}/${assistantId}/initial-messages`).set(bearer(PRIVATE_KEY)).expect(200);
+    });
+
+    it.each([
+      ['schedule', () => send('post', TASKS, { ...task({}), schedule: [{ start: '2099-01-01T09:00:00', timeZone: 'UTC' }] }), 'schedule must be an object'],
+      ['schedule in an update', () => send('patch', `${TASKS}/${taskId}`, { schedule: [] }), 'schedule must be an object'],
+      ['a tool’s settings', () => send('post', `${ASSISTANTS}/${assistantId}/tools`, { type: 'FILE_SEARCH', fileSearchTool: [{}] }), 'fileSearchTool must be an object'],
+      ['an MCP transport', () => send('post', `${ASSISTANTS}/${assistantId}/mcp-servers`, { transportType: 'SSE', sseTransport: [{ url: 'https://a.example' }] }), 'sseTransport must be an object'],
+      ['a function handler', () => send('post', `${ASSISTANTS}/${assistantId}/functions`, { openapiSpec: '{}', handler: [] }), 'handler must be an object'],
+    ])('an array in place of %s: 400', async (_field, request, message) => {
+      await refused(request, badRequest(message));
+    });
+  });
+
+  describe('item 7: shapes that overflowed a recursive reader', () => {
+    const nestedField = (open: string, close: string, depth: number) => `{"name":"A","provider":"OPENAI","extra":${open.repeat(depth)}1${close.repeat(depth)}}`;
+
+    it.each([
+      ['arrays', '[', ']', 2_000],
+      ['objects', '{"a":', '}', 2_000],
+      ['arrays, just past the limit', '[', ']', 33],
+      ['arrays, as deep as 1 MB allows', '[', ']', 400_000],
+    ])('an unknown field nested in %s (%s…%s, %i deep): 400 before class-transformer walks it', async (_case, open, close, depth) => {
+      await refused(() => send('post', ASSISTANTS, nestedField(open, close, depth)), badRequest('The request body nests arrays and objects more than 32 levels deep'));
+    });
+
+    it('a body nested 31 levels under its top is read as usual (the unknown field is named)', async () => {
+      await refused(() => send('post', ASSISTANTS, nestedField('[', ']', 31)), badRequest('property extra should not exist'));
+    });
+
+    it('brackets inside strings are text, not nesting', async () => {
+      const name = `${'[{'.repeat(100)}\\"]`;
+      const response = await send('post', ASSISTANTS, { name, provider: 'OPENAI' }).expect(201);
+      expect(response.body.assistant.name).toBe(name);
+    });
+
+    it.each([
+      ['the first instant JavaScript knows', ['-271821-04-20T00:00:00.000Z', '00000000-0000-4000-8000-000000000000']],
+      ['the last instant JavaScript knows', ['+275760-09-13T00:00:00.000Z', '00000000-0000-4000-8000-000000000000']],
+      ['year 0, which PostgreSQL has not', ['0000-01-01T00:00:00.000Z', '00000000-0000-4000-8000-000000000000']],
+      ['a year before any row', ['1969-12-31T23:59:59.999Z', '00000000-0000-4000-8000-000000000000']],
+      ['a number for the time', [0, '00000000-0000-4000-8000-000000000000']],
+      ['a third element', ['2026-01-01T00:00:00.000Z', '00000000-0000-4000-8000-000000000000', 1]],
+      ['an object', { createdAt: '2026-01-01T00:00:00.000Z', id: '00000000-0000-4000-8000-000000000000' }],
+      ['nested arrays', [['2026-01-01T00:00:00.000Z'], ['00000000-0000-4000-8000-000000000000']]],
+    ])('a forged cursor naming %s: 400 on every list', async (_case, position) => {
+      const assistantId = (await createAssistant(t.http)).id;
+      const lists = ['/api/cloud/api-keys', ASSISTANTS, TASKS, ...['tools', 'mcp-servers', 'functions'].map((list) => `${ASSISTANTS}/${assistantId}/${list}`)];
+      for (const list of lists) {
+        const response = await t.http.get(`${list}?cursor=${cursorOf(position)}`).set(bearer(PRIVATE_KEY));
+        expect({ list, status: response.status, body: response.body }).toEqual({ list, status: 400, body: NOT_A_CURSOR });
+      }
+    });
+
+    it('a cursor naming a real position from 1970 on still pages', async () => {
+      await send('post', TASKS, task({})).expect(201);
+      const response = await t.http.get(`${TASKS}?cursor=${cursorOf(['1970-01-01T00:00:00.000Z', '00000000-0000-4000-8000-000000000000'])}`).set(bearer(PRIVATE_KEY)).expect(200);
+      expect(response.body.tasks).toHaveLength(1);
+    });
+  });
+
+  describe('item 11: what a task derives is computed before it is stored, in RFC 3339 only', () => {
+    it.each([
+      ['0050-01-15T09:00:00', 'schedule.start must be in the years 1970 to 9998'],
+      ['1969-12-31T23:59:59', 'schedule.start must be in the years 1970 to 9998'],
+      ['9999-12-31T23:59:59', 'schedule.start must be in the years 1970 to 9998'],
+    ])('start %s: 400, nothing stored', async (start, message) => {
+      await refused(() => send('post', TASKS, task({ start, timeZone: 'Etc/GMT+12', recurrenceRules: [{ frequency: 'monthly' }] })), badRequest(message));
+    });
+
+    it('the last start accepted, in the zone furthest behind UTC, runs at an instant RFC 3339 can write; past 9999 there is no run', async () => {
+      const once = (await send('post', TASKS, task({ start: '9998-12-31T23:59:59', timeZone: 'Etc/GMT+12' })).expect(201)).body.task;
+      expect(once.nextRunAt).toBe('9999-01-01T11:59:59.000Z');
+      const yearly = (await send('patch', `${TASKS}/${once.id}`, { schedule: { start: '9998-01-01T00:00:00', recurrenceRules: [{ frequency: 'yearly' }] } }).expect(200)).body.task;
+      expect(yearly.nextRunAt).toBe('9998-01-01T12:00:00.000Z');
+      const first = (await send('post', TASKS, task({ start: '1970-01-01T00:00:00', timeZone: 'Pacific/Kiritimati', recurrenceRules: [{ frequency: 'monthly' }] })).expect(201)).body.task;
+      expect(first.nextRunAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      await everyReadAnswers();
+    });
+  });
+
+  describe('item 6: time zones are stored and returned as the IANA database spells them', () => {
+    it.each([
+      ['aMeRiCa/ArGeNtInA/cOmOdRiVaDaViA', 'America/Argentina/ComodRivadavia'],
+      ['EUROPE/berlin', 'Europe/Berlin'],
+      ['us/pacific', 'US/Pacific'],
+      ['asia/kolkata', 'Asia/Kolkata'],
+      ['etc/utc', 'Etc/UTC'],
+    ])('%s is stored and returned as %s, on create and on update', async (spelling, canonical) => {
+      const created = (await send('post', TASKS, task({ timeZone: spelling })).expect(201)).body.task;
+      expect(created.schedule.timeZone).toBe(canonical);
+      const [{ schedule_time_zone: stored }] = await t.app.get(DataSource).query(`SELECT schedule_time_zone FROM tasks WHERE id = $1`, [created.id]);
+      expect(stored).toBe(canonical);
+      await send('patch', `${TASKS}/${created.id}`, { schedule: { timeZone: 'UTC' } }).expect(200);
+      const updated = (await send('patch', `${TASKS}/${created.id}`, { schedule: { timeZone: spelling } }).expect(200)).body.task;
+      expect(updated.schedule.timeZone).toBe(canonical);
+    });
+
+    it('a row stored in another spelling (before this was done) still gets its nextRunAt', async () => {
+      const created = (await send('post', TASKS, task({ timeZone: 'Europe/Berlin', recurrenceRules: [{ frequency: 'daily' }] })).expect(201)).body.task;
+      await t.app.get(DataSource).query(`UPDATE tasks SET schedule_time_zone = 'eUrOpE/bErLiN' WHERE id = $1`, [created.id]);
+      const read = (await t.http.get(`${TASKS}/${created.id}`).set(bearer(PRIVATE_KEY)).expect(200)).body.task;
+      expect(read.nextRunAt).toBe(created.nextRunAt);
+    });
+  });
+
+  describe('item 4: a page stops at its byte budget and the Link continues after it', () => {
+    it('12 assistants with 256 KB instructions come in pages of about 1 MiB, every one of them once, in order', async () => {
+      const instructions = 'x'.repeat(256_000);
+      const created: string[] = [];
+      for (let i = 0; i < 12; i++) created.push((await send('post', ASSISTANTS, { name: `Long ${i}`, provider: 'OPENAI', instructions }).expect(201)).body.assistant.id);
+      const seen: string[] = [];
+      let url: string | undefined = `${ASSISTANTS}?limit=1000`;
+      let pages = 0;
+      while (url !== undefined) {
+        const response: Response = await t.http.get(url).set(bearer(PRIVATE_KEY)).expect(200);
+        expect(response.text.length).toBeLessThan(1.5 * 1024 * 1024);
+        seen.push(...response.body.assistants.map(({ id }: { id: string }) => id));
+        url = /^<([^>]+)>; rel="next"$/.exec(response.headers.link ?? '')?.[1];
+        pages += 1;
+      }
+      expect(seen).toEqual(created);
+      expect(pages).toBe(3);
+    });
+
+    it('below the budget, limit still ends a page', async () => {
+      const instructions = 'x'.repeat(256_000);
+      for (let i = 0; i < 6; i++) await send('post', ASSISTANTS, { name: `Long ${i}`, provider: 'OPENAI', instructions }).expect(201);
+      const first = await t.http.get(`${ASSISTANTS}?limit=2`).set(bearer(PRIVATE_KEY)).expect(200);
+      expect(first.body.assistants).toHaveLength(2);
+      expect(first.headers.link).toMatch(/rel="next"$/);
+    });
+  });
+
+  describe('item 5: an openapiSpec whose $refs would stall the validator', () => {
+    const handler = { type: 'REQUEST', requestHandler: { url: 'https://api.example.com/orders', method: 'POST' } };
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    const doubling = (levels: number) => {
+      const schemas = Object.fromEntries(
+        Array.from({ length: levels }, (_, i) => [`S${i}`, i === levels - 1 ? { type: 'string' } : { type: 'object', properties: { a: ref(`S${i + 1}`), b: ref(`S${i + 1}`) } }]),
+      );
+      return JSON.stringify({ openapi: '3.1.0', info: { title: 'x', version: '1' }, paths: {}, components: { schemas } });
+    };
+
+    it.each([17, 22])('%i schemas each naming the next twice: 400 naming the limit at once, while /health answers', async (levels) => {
+      const assistantId = (await createAssistant(t.http)).id;
+      const started = Date.now();
+      await refused(
+        () => send('post', `${ASSISTANTS}/${assistantId}/functions`, { openapiSpec: doubling(levels), handler }),
+        badRequest('openapiSpec has $refs that expand to more than 100000 nodes (each $ref counts as a copy of what it names)'),
+      );
+      expect(Date.now() - started).toBeLessThan(1_000);
+    });
+
+    it('a document just within the limits is validated off the event loop: /health keeps answering meanwhile', async () => {
+      const assistantId = (await createAssistant(t.http)).id;
+      const creating = send('post', `${ASSISTANTS}/${assistantId}/functions`, { openapiSpec: doubling(12), handler }).then((response) => response);
+      const healthTimes: number[] = [];
+      let done = false;
+      void creating.then(() => (done = true));
+      while (!done) {
+        const started = Date.now();
+        await t.http.get('/health').expect(200);
+        healthTimes.push(Date.now() - started);
+      }
+      const created = await creating;
+      expect({ status: created.status, body: created.status === 201 ? undefined : created.body }).toEqual({ status: 201, body: undefined });
+      expect(Math.max(...healthTimes)).toBeLessThan(500);
+    });
+  });
+});
