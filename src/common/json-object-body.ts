@@ -5,13 +5,16 @@ import {
   HttpException,
   HttpStatus,
   type NestInterceptor,
+  PayloadTooLargeException,
   UnsupportedMediaTypeException,
 } from '@nestjs/common';
 import express, { type Request, type Response } from 'express';
 import type { Observable } from 'rxjs';
-import { BODY_LIMIT } from './body-limit.js';
+import { BODY_LIMIT, BODY_LIMIT_BYTES } from './body-limit.js';
 import {
   holdsUnpairedSurrogate,
+  inheritedFieldName,
+  mayHoldInheritedName,
   mayHoldNul,
   mayHoldUnpairedSurrogate,
   nestsDeeperThan,
@@ -30,6 +33,7 @@ export const MAX_BODY_NESTING = 32;
 interface RawFindings {
   surrogateEscape: boolean;
   nulEscape: boolean;
+  inheritedName: boolean;
 }
 const RAW_FINDINGS = new WeakMap<Request, RawFindings>();
 
@@ -40,9 +44,18 @@ const parseJson = express.json({
       // body-parser answers what its verify throws with the error's status, without parsing.
       throw Object.assign(new Error(`The request body nests arrays and objects more than ${MAX_BODY_NESTING} levels deep`), { status: 400, expose: true });
     }
-    RAW_FINDINGS.set(request as Request, { surrogateEscape: mayHoldUnpairedSurrogate(raw), nulEscape: mayHoldNul(raw) });
+    RAW_FINDINGS.set(request as Request, {
+      surrogateEscape: mayHoldUnpairedSurrogate(raw),
+      nulEscape: mayHoldNul(raw),
+      inheritedName: mayHoldInheritedName(raw),
+    });
   },
 });
+
+const INHERITED_NAME_RULE = 'no field or parameter may be named after a property every JavaScript object has (such as constructor or toString)';
+
+/** Only these carry a body in this API; one sent with GET or DELETE (or to a probe) is never read, and drained like a refused request's. */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /** JSON is UTF-8 (RFC 8259); a charset parameter may say so, and nothing else. */
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
@@ -50,19 +63,26 @@ const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 /**
  * A request body is JSON or nothing, and JSON is an object. Read here, as the last step before the
  * handler's pipes, so that a request refused before (no route, no valid key, rate limit, wrong key
- * kind) never has its body read or parsed; and read within a deadline, else 408. A request without
- * a body (every GET) passes straight on.
+ * kind) never has its body read or parsed; and read within a deadline, else 408. Only POST, PUT and
+ * PATCH bodies are read. Field and query parameter names that every JavaScript object inherits are
+ * refused here too: the mappers after this would drop or misread them.
  */
 export class JsonObjectBodyInterceptor implements NestInterceptor {
   constructor(private readonly bodyTimeoutMs: number) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const request = context.switchToHttp().getRequest<Request>();
-    if (hasBody(request)) await this.readBody(request, context.switchToHttp().getResponse<Response>());
+    const inQuery = inheritedFieldName(request.query);
+    if (inQuery !== undefined) throw new BadRequestException(`${inQuery}: ${INHERITED_NAME_RULE}`);
+    if (BODY_METHODS.has(request.method) && hasBody(request)) await this.readBody(request, context.switchToHttp().getResponse<Response>());
     return next.handle();
   }
 
   private async readBody(request: Request, response: Response): Promise<void> {
+    // Said up front: refused at once, rather than after reading a megabyte (or waiting out the body deadline).
+    if (Number(request.header('content-length')) > BODY_LIMIT_BYTES) {
+      throw new PayloadTooLargeException(`The request body is larger than the ${BODY_LIMIT} limit`);
+    }
     if (!request.is('application/json')) {
       throw new UnsupportedMediaTypeException(
         `Request bodies must be sent as application/json, not ${request.header('content-type') ?? 'without a content type'}`,
@@ -80,6 +100,10 @@ export class JsonObjectBodyInterceptor implements NestInterceptor {
     if (Array.isArray(request.body)) throw new BadRequestException('The request body must be a JSON object, not an array');
     const nulAt = findings?.nulEscape ? pathOfNul(request.body) : undefined;
     if (nulAt !== undefined) throw new BadRequestException(`${nulAt} must not contain NUL characters`);
+    const inherited = findings?.inheritedName ? inheritedFieldName(request.body) : undefined;
+    if (inherited !== undefined) {
+      throw new BadRequestException(`${inherited}: ${INHERITED_NAME_RULE}`);
+    }
   }
 
   private parseWithinDeadline(request: Request, response: Response): Promise<void> {

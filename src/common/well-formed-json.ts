@@ -78,7 +78,7 @@ export function mayHoldNul(raw: Buffer): boolean {
 
 /**
  * The path of the first string (or field name) in a parsed body that holds NUL, which no PostgreSQL
- * text or jsonb value can hold, in class-validator's form (`initialMessages.0.content`); undefined
+ * text or jsonb value can hold, in the validation messages' form (`initialMessages[0].content`); undefined
  * when there is none. One check for every field of every body, so that none reaches the database.
  * Iterative: a body may nest as deep as JSON.parse allows.
  */
@@ -92,7 +92,30 @@ export function pathOfNul(body: unknown): string | undefined {
     for (let index = entries.length - 1; index >= 0; index--) {
       const [key, item] = entries[index];
       if (key.includes('\u0000')) return path === '' ? 'a field name' : `a field name in ${path}`;
-      pending.push({ value: item, path: path === '' ? key : `${path}.${key}` });
+      pending.push({ value: item, path: Array.isArray(value) ? `${path}[${key}]` : path === '' ? key : `${path}.${key}` });
+    }
+  }
+  return undefined;
+}
+
+/** Names every JavaScript object already has: class-transformer and the validators read them from the prototype, and drop or misread them. */
+const INHERITED_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
+const INHERITED_NAME_TEXT = new RegExp(`"(?:${[...INHERITED_NAMES].join('|')})"|\\\\u`);
+
+/** Cheap, on the raw bytes: whether a field name of the JSON text may be one of INHERITED_NAMES (written out, or behind an escape). */
+export function mayHoldInheritedName(raw: Buffer): boolean {
+  return INHERITED_NAME_TEXT.test(raw.toString('latin1'));
+}
+
+/** The first field name of a parsed body that every object inherits (`constructor`, `__proto__`, `toString`…), with where it is; undefined when none. */
+export function inheritedFieldName(body: unknown): string | undefined {
+  const pending: { value: unknown; path: string }[] = [{ value: body, path: '' }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value, path } = next;
+    if (typeof value !== 'object' || value === null) continue;
+    for (const [key, item] of Object.entries(value)) {
+      if (!Array.isArray(value) && INHERITED_NAMES.has(key)) return path === '' ? key : `${path}.${key}`;
+      pending.push({ value: item, path: Array.isArray(value) ? `${path}[${key}]` : path === '' ? key : `${path}.${key}` });
     }
   }
   return undefined;

@@ -74,7 +74,7 @@ class Expansion {
   private count(nodes: number): number {
     this.total += nodes;
     if (this.total > OPENAPI_LIMITS.maxExpandedNodes) {
-      throw new TooMuchWork(`has $refs that expand to more than ${OPENAPI_LIMITS.maxExpandedNodes} nodes (each $ref counts as a copy of what it names)`);
+      throw new TooMuchWork(`expands to more than ${OPENAPI_LIMITS.maxExpandedNodes} nodes (each $ref counts as a copy of what it names)`);
     }
     return nodes;
   }

@@ -3,6 +3,7 @@ import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { ASSISTANTS, createAssistant } from '../support/assistants.js';
 import { DatabaseSnapshots } from '../support/fuzz/snapshot.js';
+import { functionBody } from '../support/secret-fixtures.js';
 import { bearer, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
 const TASKS = '/api/cloud/tasks';
@@ -218,7 +219,7 @@ describe('Hostile shapes', () => {
       const started = Date.now();
       await refused(
         () => send('post', `${ASSISTANTS}/${assistantId}/functions`, { openapiSpec: doubling(levels), handler }),
-        badRequest('openapiSpec has $refs that expand to more than 100000 nodes (each $ref counts as a copy of what it names)'),
+        badRequest('openapiSpec expands to more than 100000 nodes (each $ref counts as a copy of what it names)'),
       );
       expect(Date.now() - started).toBeLessThan(1_000);
     });
@@ -237,6 +238,47 @@ describe('Hostile shapes', () => {
       const created = await creating;
       expect({ status: created.status, body: created.status === 201 ? undefined : created.body }).toEqual({ status: 201, body: undefined });
       expect(Math.max(...healthTimes)).toBeLessThan(500);
+    });
+  });
+
+  describe('names every JavaScript object has are refused, never dropped', () => {
+    const INHERITED = 'no field or parameter may be named after a property every JavaScript object has (such as constructor or toString)';
+    let assistantId: string;
+
+    beforeEach(async () => {
+      assistantId = (await createAssistant(t.http)).id;
+    });
+
+    it.each([
+      ['toString', { toString: { a: [1, 2] }, valueOf: null }],
+      ['constructor', { A: '1', constructor: 'x' }],
+      ['__proto__', '{"A":"1","__proto__":"y"}'],
+      ['hasOwnProperty', { A: '1', hasOwnProperty: 'y' }],
+    ])('an MCP header named %s: 400 naming it, nothing stored', async (name, headers) => {
+      const body = typeof headers === 'string' ? `{"transportType":"HTTP","httpTransport":{"url":"https://x.example","headers":${headers}}}` : { transportType: 'HTTP', httpTransport: { url: 'https://x.example', headers } };
+      await refused(() => send('post', `${ASSISTANTS}/${assistantId}/mcp-servers`, body), badRequest(`httpTransport.headers.${name}: ${INHERITED}`));
+    });
+
+    it('a field written with an escape (\\u0063onstructor) is refused the same', async () => {
+      await refused(() => send('patch', `${ASSISTANTS}/${assistantId}`, '{"\\u0063onstructor":5}'), badRequest(`constructor: ${INHERITED}`));
+    });
+
+    it('a top-level field or a query parameter named so: 400', async () => {
+      await refused(() => send('patch', `${ASSISTANTS}/${assistantId}`, '{"__proto__":{"name":"x"}}'), badRequest(`__proto__: ${INHERITED}`));
+      const listed = await t.http.get(`${TASKS}?__proto__=1`).set(bearer(PRIVATE_KEY)).expect(400);
+      expect(listed.body).toEqual(badRequest(`__proto__: ${INHERITED}`));
+    });
+  });
+
+  describe("a function's requestHandler.headers is held to an MCP server's header rules", () => {
+    it.each([
+      ['{"A":"\\r\\nX: y"}', 'has a value with control characters, for A'],
+      ['{"":"c"}', 'has an invalid header name: ""'],
+      ['{"a b":"c"}', 'has an invalid header name: "a b"'],
+      ['{"a":"b","A":"c"}', 'names the header A more than once (header names are case-insensitive)'],
+    ])('%s: 400, nothing stored', async (headers, problem) => {
+      const assistantId = (await createAssistant(t.http)).id;
+      await refused(() => send('post', `${ASSISTANTS}/${assistantId}/functions`, functionBody(headers)), badRequest(`handler.requestHandler.headers ${problem}`));
     });
   });
 });

@@ -226,6 +226,20 @@ describe('Bodies are read only after routing and the guards, within deadlines (i
     }
   }, 20_000);
 
+  it('never reads a body sent to a probe, or with GET or DELETE', async () => {
+    await t.http.get('/health').set('Content-Type', 'application/json').send('{"a":').expect(200);
+    await t.http.get('/health/live').set('Content-Type', 'text/plain').send('x'.repeat(100_000)).expect(200);
+    await t.http.delete(`${ASSISTANTS}/00000000-0000-4000-8000-000000000000`).set(bearer(PRIVATE_KEY)).set('Content-Type', 'text/plain').send('x').expect(404);
+  });
+
+  it('answers a declared Content-Length over the limit with 413 at once, without waiting for the body', async () => {
+    const started = Date.now();
+    const head = `POST ${ASSISTANTS} HTTP/1.1\r\nHost: amc.test\r\nAuthorization: Bearer ${PRIVATE_KEY}\r\nContent-Type: application/json\r\nContent-Length: 2000000\r\n\r\n{"name":"x","provider":"OPENAI"`;
+    const { received } = await rawExchange(port, head, 8_000);
+    expectJsonError(firstAnswer(received)!, 413, 'Payload Too Large');
+    expect(Date.now() - started).toBeLessThan(4_000);
+  });
+
   it('refuses a body nesting deeper than 32 levels with 400, before any mapper recurses into it', async () => {
     const deep = `{"name":"Deep","provider":"OPENAI","x":${'['.repeat(33)}${']'.repeat(33)}}`;
     const response = await t.http.post(ASSISTANTS).set(bearer(PRIVATE_KEY)).set('Content-Type', 'application/json').send(deep).expect(400);

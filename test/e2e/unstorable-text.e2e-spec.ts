@@ -34,8 +34,8 @@ describe('Text the database cannot store', () => {
     ['an MCP header value', () => servers(), () => mcpBody('https://mcp.example.com/', { Authorization: 'Bearer \u0000' }), 'sseTransport.headers.Authorization'],
     ['a function url', () => functions(), () => handlerWith({ url: 'https://api.example.com/\u0000' }), 'handler.requestHandler.url'],
     ['a function headers text', () => functions(), () => handlerWith({ headers: '{"A":"\\u0000"}\u0000' }), 'handler.requestHandler.headers'],
-    ['an unknown field', () => functions(), () => ({ ...functionBody('{}'), extra: ['a', { b: 'c\u0000' }] }), 'extra.1.b'],
-    ['initial message content', () => `${ASSISTANTS}/${assistantId}/initial-messages`, () => ({ initialMessages: [{ role: 'user', content: '\u0000' }] }), 'initialMessages.0.content'],
+    ['an unknown field', () => functions(), () => ({ ...functionBody('{}'), extra: ['a', { b: 'c\u0000' }] }), 'extra[1].b'],
+    ['initial message content', () => `${ASSISTANTS}/${assistantId}/initial-messages`, () => ({ initialMessages: [{ role: 'user', content: '\u0000' }] }), 'initialMessages[0].content'],
   ])('NUL in %s is a 400 naming the field, and nothing is stored', async (_case, path, body, field) => {
     const method = path().endsWith('initial-messages') ? 'put' : 'post';
     const response = await t.http[method](path()).set(auth).send(body()).expect(400);

@@ -545,7 +545,7 @@ export interface components {
         };
         CreateFunctionRequest: {
             /**
-             * @description An OpenAPI 3.x document serialized as a JSON string; it must pass an OpenAPI validator. `$ref`s outside the document are not followed. Refused before validation: nesting deeper than 64 levels, more than 5000 `$ref`s, a chain of more than 32 `$ref`s, or `$ref`s that expand (each a copy of what it names) to more than 100000 nodes; a document that takes longer than 5000 ms to validate is refused too.
+             * @description An OpenAPI 3.x document serialized as a JSON string; it must pass an OpenAPI validator. `$ref`s outside the document are not followed. Refused before validation: nesting deeper than 64 levels, more than 5000 `$ref`s, a chain of more than 32 `$ref`s, or more than 100000 nodes (values, each `$ref` counted as a copy of what it names); a document that takes longer than 5000 ms to validate is refused too.
              * @example {"openapi":"3.1.0","info":{"title":"Orders","version":"1.0.0"},"paths":{"/orders":{"post":{"responses":{"201":{"description":"Created"}}}}}}
              */
             openapiSpec: string;
@@ -1075,7 +1075,7 @@ export interface components {
             instructions?: string | null;
         };
         UpdateFunctionRequest: {
-            /** @description An OpenAPI 3.x document serialized as a JSON string; it must pass an OpenAPI validator. `$ref`s outside the document are not followed. Refused before validation: nesting deeper than 64 levels, more than 5000 `$ref`s, a chain of more than 32 `$ref`s, or `$ref`s that expand (each a copy of what it names) to more than 100000 nodes; a document that takes longer than 5000 ms to validate is refused too. */
+            /** @description An OpenAPI 3.x document serialized as a JSON string; it must pass an OpenAPI validator. `$ref`s outside the document are not followed. Refused before validation: nesting deeper than 64 levels, more than 5000 `$ref`s, a chain of more than 32 `$ref`s, or more than 100000 nodes (values, each `$ref` counted as a copy of what it names); a document that takes longer than 5000 ms to validate is refused too. */
             openapiSpec?: string;
             handler?: components["schemas"]["UpdateHandlerInput"];
         };

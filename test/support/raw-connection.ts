@@ -31,7 +31,7 @@ export async function rawExchange(port: number, bytes: string, timeoutMs = 10_00
   socket.write(bytes, 'latin1');
   let received = '';
   socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
-  const closed = once(socket, 'close').then(() => true);
+  const closed = new Promise<boolean>((resolve) => socket.once('close', () => resolve(true)));
   const timedOut = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref());
   const closedByServer = await Promise.race([closed, timedOut]);
   socket.destroy();
@@ -51,10 +51,13 @@ export class TricklingClient {
     this.socket.on('error', () => undefined);
     this.socket.on('data', (chunk: Buffer) => (this.received += chunk.toString('latin1')));
     this.timer = setInterval(() => this.socket.write(' '), everyMs);
-    this.closed = once(this.socket, 'close').then(() => {
-      clearInterval(this.timer);
-      return Date.now() - started;
-    });
+    // Not events.once: it rejects on 'error', and a server that closes while bytes are still arriving resets the connection.
+    this.closed = new Promise((resolve) =>
+      this.socket.once('close', () => {
+        clearInterval(this.timer);
+        resolve(Date.now() - started);
+      }),
+    );
   }
 
   /** How long the server held the connection, or undefined when it is still open after `withinMs`. */

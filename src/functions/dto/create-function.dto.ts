@@ -10,8 +10,8 @@ import { HandlerDto } from './function-handler.dto.js';
 export const OPENAPI_SPEC_DESCRIPTION =
   'An OpenAPI 3.x document serialized as a JSON string; it must pass an OpenAPI validator. `$ref`s outside the document are not followed. ' +
   `Refused before validation: nesting deeper than ${OPENAPI_LIMITS.maxDepth} levels, more than ${OPENAPI_LIMITS.maxRefs} \`$ref\`s, ` +
-  `a chain of more than ${OPENAPI_LIMITS.maxRefHops} \`$ref\`s, or \`$ref\`s that expand (each a copy of what it names) to more than ` +
-  `${OPENAPI_LIMITS.maxExpandedNodes} nodes; a document that takes longer than ${VALIDATION_TIME_BUDGET_MS} ms to validate is refused too.`;
+  `a chain of more than ${OPENAPI_LIMITS.maxRefHops} \`$ref\`s, or more than ${OPENAPI_LIMITS.maxExpandedNodes} nodes ` +
+  `(values, each \`$ref\` counted as a copy of what it names); a document that takes longer than ${VALIDATION_TIME_BUDGET_MS} ms to validate is refused too.`;
 
 @ApiSchema({ name: 'CreateFunctionRequest' })
 export class CreateFunctionDto {
