@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { canonicalTimeZoneOf } from './time-zone.js';
@@ -6,13 +6,19 @@ import { canonicalTimeZoneOf } from './time-zone.js';
 /**
  * How the IANA database spells each zone name, aliases included (`Asia/Kolkata`, `US/Pacific`),
  * as PostgreSQL's copy of it lists them: Intl knows every name in any letter case but gives back
- * only its own canonical zone for an alias (`Asia/Kolkata` as `Asia/Calcutta`). Read once.
+ * only its own canonical zone for an alias (`Asia/Kolkata` as `Asia/Calcutta`). Read once, at start:
+ * read first inside a create's transaction, it would wait on the embedded database's one connection,
+ * which that transaction holds.
  */
 @Injectable()
-export class TimeZoneSpellings {
+export class TimeZoneSpellings implements OnModuleInit {
   private spellings: Promise<Map<string, string>> | undefined;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.load();
+  }
 
   /**
    * The name a zone accepted by Intl is stored under: its IANA spelling (`EUROPE/berlin` →
