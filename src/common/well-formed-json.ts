@@ -76,24 +76,42 @@ export function mayHoldNul(raw: Buffer): boolean {
   return raw.includes('\\u0000');
 }
 
-/**
- * The path of the first string (or field name) in a parsed body that holds NUL, which no PostgreSQL
- * text or jsonb value can hold, in the validation messages' form (`initialMessages[0].content`); undefined
- * when there is none. One check for every field of every body, so that none reaches the database.
- * Iterative: a body may nest as deep as JSON.parse allows.
- */
-export function pathOfNul(body: unknown): string | undefined {
+interface Member {
+  name: string;
+  value: unknown;
+  /** Where the member is, in the validation messages' form (`initialMessages[0].content`). */
+  path: string;
+  /** Where the object or list holding it is ('' for the body itself). */
+  holderPath: string;
+  inList: boolean;
+}
+
+/** Every member of a parsed body at any depth, each object's or list's in order. Iterative: a body may nest as deep as JSON.parse allows. */
+function* membersOf(body: unknown): Generator<Member> {
   const pending: { value: unknown; path: string }[] = [{ value: body, path: '' }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const { value, path } = next;
-    if (typeof value === 'string' && value.includes('\u0000')) return path;
-    if (typeof value !== 'object' || value === null) continue;
-    const entries = Object.entries(value);
-    for (let index = entries.length - 1; index >= 0; index--) {
-      const [key, item] = entries[index];
-      if (key.includes('\u0000')) return path === '' ? 'a field name' : `a field name in ${path}`;
-      pending.push({ value: item, path: Array.isArray(value) ? `${path}[${key}]` : path === '' ? key : `${path}.${key}` });
+    const { value: holder, path: holderPath } = next;
+    if (typeof holder !== 'object' || holder === null) continue;
+    const inList = Array.isArray(holder);
+    const held: { value: unknown; path: string }[] = [];
+    for (const [name, value] of Object.entries(holder)) {
+      const path = inList ? `${holderPath}[${name}]` : holderPath === '' ? name : `${holderPath}.${name}`;
+      yield { name, value, path, holderPath, inList };
+      held.push({ value, path });
     }
+    pending.push(...held.reverse());
+  }
+}
+
+/**
+ * The path of the first string (or field name) in a parsed body that holds NUL, which no PostgreSQL
+ * text or jsonb value can hold; undefined when there is none. One check for every field of every
+ * body, so that none reaches the database.
+ */
+export function pathOfNul(body: unknown): string | undefined {
+  for (const { name, value, path, holderPath } of membersOf(body)) {
+    if (name.includes('\u0000')) return holderPath === '' ? 'a field name' : `a field name in ${holderPath}`;
+    if (typeof value === 'string' && value.includes('\u0000')) return path;
   }
   return undefined;
 }
@@ -109,14 +127,6 @@ export function mayHoldInheritedName(raw: Buffer): boolean {
 
 /** The first field name of a parsed body that every object inherits (`constructor`, `__proto__`, `toString`…), with where it is; undefined when none. */
 export function inheritedFieldName(body: unknown): string | undefined {
-  const pending: { value: unknown; path: string }[] = [{ value: body, path: '' }];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const { value, path } = next;
-    if (typeof value !== 'object' || value === null) continue;
-    for (const [key, item] of Object.entries(value)) {
-      if (!Array.isArray(value) && INHERITED_NAMES.has(key)) return path === '' ? key : `${path}.${key}`;
-      pending.push({ value: item, path: Array.isArray(value) ? `${path}[${key}]` : path === '' ? key : `${path}.${key}` });
-    }
-  }
+  for (const { name, path, inList } of membersOf(body)) if (!inList && INHERITED_NAMES.has(name)) return path;
   return undefined;
 }
