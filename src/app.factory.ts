@@ -5,12 +5,12 @@ import { SwaggerModule } from '@nestjs/swagger';
 import type { Server, ServerResponse } from 'node:http';
 import type { Logger as RootLogger } from 'pino';
 import { AppModule } from './app.module.js';
-import { answerUnparsableRequestsWithJson } from './common/client-errors.js';
-import { everyRequest } from './common/every-request.js';
-import { JsonObjectBodyInterceptor } from './common/json-object-body.js';
-import { ServiceExpressAdapter } from './common/service-express.adapter.js';
+import { answerUnparsableRequestsWithJson } from './http/unparsable-requests.js';
+import { stampAndRecord } from './http/stamp-and-record.middleware.js';
+import { JsonBodyAndQueryInterceptor } from './http/json-body-and-query.interceptor.js';
+import { ServiceExpressAdapter } from './http/service-express.adapter.js';
 import { onlySwaggerUiFiles } from './common/swagger-ui-files.js';
-import { answerUnknownRoute } from './common/unknown-route.js';
+import { answerUnknownRoute } from './http/unknown-route.js';
 import type { AppConfig } from './config/app-config.js';
 import { createRootLogger, nestLoggerOnto } from './logging/root-logger.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
@@ -32,9 +32,9 @@ export async function createApp(config: AppConfig, logger: RootLogger = createRo
   // Before anything reads request.ip: the rate limits and the log line see the client, not the load balancer.
   app.set('trust proxy', config.trustProxy);
   setGlobalPrefix(app);
-  app.use(everyRequest(logger, app.get(ServiceMetrics)));
+  app.use(stampAndRecord(logger, app.get(ServiceMetrics)));
   // After routing and the guards: a request without a route, a valid key or an allowance never has its body read.
-  app.useGlobalInterceptors(new JsonObjectBodyInterceptor(config.requestBodyTimeoutMs));
+  app.useGlobalInterceptors(new JsonBodyAndQueryInterceptor(config.requestBodyTimeoutMs));
   if (config.docsEnabled) setUpOpenApi(app);
   await app.init();
   app.use(answerUnknownRoute);

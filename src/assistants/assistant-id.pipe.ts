@@ -1,4 +1,4 @@
-import { ResourceIdPipe } from '../common/resource-id.pipe.js';
+import { ResourceIdPipe } from '../http/resource-id.pipe.js';
 
 /** For `{assistantId}` in every route under `/assistants`. */
 export const assistantIdPipe = new ResourceIdPipe('Assistant');

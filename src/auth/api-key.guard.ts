@@ -2,7 +2,7 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import type { ApiKeyType } from '../api-keys/api-key-type.js';
-import { clientAddress } from '../common/client-address.js';
+import { clientAddress } from '../http/client-address.js';
 import { ForbiddenError, UnauthenticatedError } from '../common/errors.js';
 import { tooManyRequests } from '../rate-limit/rate-limit-headers.js';
 import { ApiKeyVerifier } from './api-key-verifier.js';

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
 import { STATUS_CODES } from 'node:http';
-import { BODY_LIMIT } from './body-limit.js';
+import { BODY_LIMIT } from '../http/body-limit.js';
 import { ErrorResponseDto } from './error-response.dto.js';
 
 const WHEN: Record<number, string> = {

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { sendError } from './all-exceptions.filter.js';
+import { sendError } from '../http/all-exceptions.filter.js';
 
 /**
  * What the page at /docs loads: Swagger UI's stylesheet and bundles, its favicons, and the

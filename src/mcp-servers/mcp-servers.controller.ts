@@ -6,7 +6,7 @@ import { ApiErrorResponses } from '../common/api-error-responses.decorator.js';
 import { ApiPageResponse } from '../common/pagination/api-page-response.decorator.js';
 import { NextPageLink } from '../common/pagination/next-page-link.decorator.js';
 import { PageQueryDto } from '../common/pagination/page-query.dto.js';
-import { ResourceIdPipe } from '../common/resource-id.pipe.js';
+import { ResourceIdPipe } from '../http/resource-id.pipe.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { CREATE_MCP_SERVER_EXAMPLES, CREATE_MCP_SERVER_REQUEST, CreateMcpServerDto } from './dto/create-mcp-server.dto.js';
 import { McpServerEnvelopeDto, McpServerListDto, McpServerResponseDto } from './dto/mcp-server-response.dto.js';

@@ -3,9 +3,9 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
-import { answerUnparsableRequestsWithJson } from '../common/client-errors.js';
-import { deadlineOptions, limitUnreadBody } from '../common/http-deadlines.js';
-import { originFormOf } from '../common/request-target.js';
+import { answerUnparsableRequestsWithJson } from '../http/unparsable-requests.js';
+import { deadlineOptions, limitUnreadBody } from '../http/http-deadlines.js';
+import { originFormOf } from '../http/request-target.js';
 import type { ServiceMetrics } from './service-metrics.js';
 
 /** A scrape has no body: its request must be in within the headers' deadline and a second. */

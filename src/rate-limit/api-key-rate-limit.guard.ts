@@ -5,7 +5,7 @@ import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible'
 import { digestApiKey } from '../auth/api-key-material.js';
 import { IS_PUBLIC_ROUTE } from '../auth/auth.decorators.js';
 import { presentedApiKey } from '../auth/bearer-token.js';
-import { clientAddress } from '../common/client-address.js';
+import { clientAddress } from '../http/client-address.js';
 import { AppConfig } from '../config/app-config.js';
 import { setRateLimitHeaders, tooManyRequests } from './rate-limit-headers.js';
 import { RateLimitStore } from './rate-limit-store.js';

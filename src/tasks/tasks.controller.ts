@@ -4,7 +4,7 @@ import { CurrentWorkspace } from '../auth/auth.decorators.js';
 import { ApiErrorResponses } from '../common/api-error-responses.decorator.js';
 import { ApiPageResponse } from '../common/pagination/api-page-response.decorator.js';
 import { NextPageLink } from '../common/pagination/next-page-link.decorator.js';
-import { ResourceIdPipe } from '../common/resource-id.pipe.js';
+import { ResourceIdPipe } from '../http/resource-id.pipe.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { CREATE_TASK_EXAMPLES, CreateTaskDto } from './dto/create-task.dto.js';
 import { TaskListQueryDto } from './dto/task-list-query.dto.js';

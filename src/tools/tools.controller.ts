@@ -18,7 +18,7 @@ import { ErrorResponseDto } from '../common/error-response.dto.js';
 import { ApiPageResponse } from '../common/pagination/api-page-response.decorator.js';
 import { NextPageLink } from '../common/pagination/next-page-link.decorator.js';
 import { PageQueryDto } from '../common/pagination/page-query.dto.js';
-import { ResourceIdPipe } from '../common/resource-id.pipe.js';
+import { ResourceIdPipe } from '../http/resource-id.pipe.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { CREATE_TOOL_EXAMPLES, CREATE_TOOL_REQUEST, CreateToolDto } from './dto/create-tool.dto.js';
 import { ToolEnvelopeDto, ToolListDto, ToolResponseDto } from './dto/tool-response.dto.js';

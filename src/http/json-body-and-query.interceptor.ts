@@ -67,7 +67,7 @@ const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
  * PATCH bodies are read. Field and query parameter names that every JavaScript object inherits are
  * refused here too: the mappers after this would drop or misread them.
  */
-export class JsonObjectBodyInterceptor implements NestInterceptor {
+export class JsonBodyAndQueryInterceptor implements NestInterceptor {
   constructor(private readonly bodyTimeoutMs: number) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {

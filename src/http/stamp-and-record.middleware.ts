@@ -14,7 +14,7 @@ import { setSecurityHeaders } from './security-headers.js';
  * the body it may have left unread. One middleware and one listener for all of it: each is paid on
  * every request.
  */
-export function everyRequest(logger: Logger, metrics: ServiceMetrics) {
+export function stampAndRecord(logger: Logger, metrics: ServiceMetrics) {
   return (request: Request, response: Response, next: NextFunction): void => {
     const started = performance.now();
     assignRequestId(request, response);
