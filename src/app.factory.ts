@@ -9,7 +9,7 @@ import { answerUnparsableRequestsWithJson } from './http/unparsable-requests.js'
 import { stampAndRecord } from './http/stamp-and-record.middleware.js';
 import { JsonBodyAndQueryInterceptor } from './http/json-body-and-query.interceptor.js';
 import { ServiceExpressAdapter } from './http/service-express.adapter.js';
-import { onlySwaggerUiFiles } from './common/swagger-ui-files.js';
+import { onlySwaggerUiFiles } from './openapi/swagger-ui-files.js';
 import { answerUnknownRoute } from './http/unknown-route.js';
 import type { AppConfig } from './config/app-config.js';
 import { createRootLogger, nestLoggerOnto } from './logging/root-logger.js';

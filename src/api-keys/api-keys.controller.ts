@@ -2,8 +2,8 @@ import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestj
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AcceptsKeys, CurrentPrincipal } from '../auth/auth.decorators.js';
 import type { Principal } from '../auth/principal.js';
-import { ApiErrorResponses } from '../common/api-error-responses.decorator.js';
-import { ApiPageResponse } from '../common/pagination/api-page-response.decorator.js';
+import { ApiErrorResponses } from '../openapi/api-error-responses.decorator.js';
+import { ApiPageResponse } from '../openapi/api-page-response.decorator.js';
 import { NextPageLink } from '../common/pagination/next-page-link.decorator.js';
 import { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { ResourceIdPipe } from '../http/resource-id.pipe.js';

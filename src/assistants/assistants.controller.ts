@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentWorkspace } from '../auth/auth.decorators.js';
-import { ApiErrorResponses } from '../common/api-error-responses.decorator.js';
-import { ApiPageResponse } from '../common/pagination/api-page-response.decorator.js';
+import { ApiErrorResponses } from '../openapi/api-error-responses.decorator.js';
+import { ApiPageResponse } from '../openapi/api-page-response.decorator.js';
 import { NextPageLink } from '../common/pagination/next-page-link.decorator.js';
 import { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';

@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiProperty, ApiSchema, ApiTags } from '@n
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PublicRoute } from '../auth/auth.decorators.js';
-import { ApiPublicRouteErrorResponses } from '../common/api-error-responses.decorator.js';
+import { ApiPublicRouteErrorResponses } from '../openapi/api-error-responses.decorator.js';
 import { UnavailableError } from '../common/errors.js';
 
 const DATABASE_CHECK_TIMEOUT_MS = 2000;

@@ -1,6 +1,6 @@
 import { applyDecorators, UseInterceptors } from '@nestjs/common';
 import { ApiConflictResponse, ApiHeader } from '@nestjs/swagger';
-import { ErrorResponseDto } from '../common/error-response.dto.js';
+import { ErrorResponseDto } from '../openapi/error-response.dto.js';
 import { IDEMPOTENCY_KEY_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency-key.js';
 import { IdempotencyInterceptor } from './idempotency.interceptor.js';
 import { KEY_LIFETIME_SECONDS, STALE_CLAIM_SECONDS } from './idempotency.store.js';

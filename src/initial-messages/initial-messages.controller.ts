@@ -2,7 +2,7 @@ import { Body, Controller, Get, Param, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { assistantIdPipe } from '../assistants/assistant-id.pipe.js';
 import { CurrentWorkspace } from '../auth/auth.decorators.js';
-import { ApiErrorResponses } from '../common/api-error-responses.decorator.js';
+import { ApiErrorResponses } from '../openapi/api-error-responses.decorator.js';
 import { InitialMessageListDto, InitialMessageResponseDto } from './dto/initial-message-response.dto.js';
 import { ReplaceInitialMessagesDto } from './dto/replace-initial-messages.dto.js';
 import { InitialMessagesService } from './initial-messages.service.js';

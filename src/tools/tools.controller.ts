@@ -13,9 +13,9 @@ import {
 } from '@nestjs/swagger';
 import { assistantIdPipe } from '../assistants/assistant-id.pipe.js';
 import { CurrentWorkspace } from '../auth/auth.decorators.js';
-import { ApiErrorResponses, ApiErrorResponsesOtherThan } from '../common/api-error-responses.decorator.js';
-import { ErrorResponseDto } from '../common/error-response.dto.js';
-import { ApiPageResponse } from '../common/pagination/api-page-response.decorator.js';
+import { ApiErrorResponses, ApiErrorResponsesOtherThan } from '../openapi/api-error-responses.decorator.js';
+import { ErrorResponseDto } from '../openapi/error-response.dto.js';
+import { ApiPageResponse } from '../openapi/api-page-response.decorator.js';
 import { NextPageLink } from '../common/pagination/next-page-link.decorator.js';
 import { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { ResourceIdPipe } from '../http/resource-id.pipe.js';

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { ApiIdProperty, ApiTimestampProperty } from '../../common/api-properties.js';
+import { ApiIdProperty, ApiTimestampProperty } from '../../openapi/api-properties.js';
 import { ApiKeyType } from '../api-key-type.js';
 import type { ApiKey } from '../entities/api-key.entity.js';
 

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { ApiIdProperty, ApiTimestampProperty } from '../../common/api-properties.js';
+import { ApiIdProperty, ApiTimestampProperty } from '../../openapi/api-properties.js';
 import type { AssistantFunction } from '../entities/assistant-function.entity.js';
 import { HandlerType, HTTP_METHODS, type HttpMethod } from '../function-handler.js';
 

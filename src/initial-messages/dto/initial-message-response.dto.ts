@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { ApiIdProperty, ApiTimestampProperty } from '../../common/api-properties.js';
+import { ApiIdProperty, ApiTimestampProperty } from '../../openapi/api-properties.js';
 import type { InitialMessage } from '../entities/initial-message.entity.js';
 import { InitialMessageRole } from '../initial-message-role.js';
 

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { ApiIdProperty, ApiTimestampProperty } from '../../common/api-properties.js';
+import { ApiIdProperty, ApiTimestampProperty } from '../../openapi/api-properties.js';
 import type { Task } from '../entities/task.entity.js';
 import { NEXT_RUN_RULE, nextRunAt } from '../schedule/next-run.js';
 import { RECURRENCE_FREQUENCIES, type RecurrenceFrequency } from '../schedule/recurrence.js';

@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { ApiIdProperty, ApiTimestampProperty } from '../../common/api-properties.js';
+import { ApiIdProperty, ApiTimestampProperty } from '../../openapi/api-properties.js';
 import { documentedModel, namedOneOf } from '../../openapi/documented-models.js';
 import type { Tool } from '../entities/tool.entity.js';
 import {
