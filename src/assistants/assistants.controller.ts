@@ -3,8 +3,8 @@ import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiPara
 import { CurrentWorkspace } from '../auth/auth.decorators.js';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator.js';
 import { ApiPageResponse } from '../openapi/api-page-response.decorator.js';
-import { NextPageLink } from '../common/pagination/next-page-link.decorator.js';
-import { PageQueryDto } from '../common/pagination/page-query.dto.js';
+import { NextPageLink } from '../http/next-page-link.decorator.js';
+import { PageQueryDto } from '../database/page-query.dto.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { assistantIdPipe } from './assistant-id.pipe.js';
 import { AssistantsService } from './assistants.service.js';

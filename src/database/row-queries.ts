@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { type DeepPartial, type EntityMetadata, type ObjectLiteral, QueryFailedError, type Repository } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
-import type { ListPosition } from '../common/pagination/cursor.js';
+import type { ListPosition } from './page-cursor.js';
 import { joinedTransaction } from './request-transaction.js';
 
 /** Column values to match exactly, by property name. */
@@ -35,7 +35,7 @@ export class RowQueries<T extends ObjectLiteral> {
    * comes back). Measured in the database, so rows past the budget are neither sent nor decoded;
    * `more` tells whether rows follow the last one returned.
    */
-  async inOrder(where: Equalities<T>, limit: number, byteBudget: number, after?: ListPosition): Promise<{ rows: T[]; more: boolean }> {
+  async pageInListOrder(where: Equalities<T>, limit: number, byteBudget: number, after?: ListPosition): Promise<{ rows: T[]; more: boolean }> {
     const { conditions, parameters } = this.conditions(where);
     const position = after === undefined ? '' : ` AND ("created_at", "id") > ($${parameters.length + 1}, $${parameters.length + 2})`;
     const bounds = after === undefined ? [] : [after.createdAt, after.id];

@@ -1,6 +1,6 @@
 import type { DeepPartial, EntityManager, FindManyOptions, FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
-import { type Page, paginate } from '../common/pagination/paginate.js';
-import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
+import { type Page, paginate } from './paginate.js';
+import type { PageQueryDto } from './page-query.dto.js';
 import { type Equalities, RowQueries } from './row-queries.js';
 
 type WorkspaceOwned = ObjectLiteral & { id: string; workspaceId: string | null; createdAt: Date };

@@ -2,7 +2,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger 
 import type { Request, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
 import { BODY_LIMIT } from './body-limit.js';
-import { databaseErrorFacts, isDatabaseUnavailable } from '../common/database-errors.js';
+import { databaseErrorFacts, isDatabaseUnavailable } from '../database/database-errors.js';
 import {
   ConflictError,
   DomainError,

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation
 import { CurrentWorkspace } from '../auth/auth.decorators.js';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator.js';
 import { ApiPageResponse } from '../openapi/api-page-response.decorator.js';
-import { NextPageLink } from '../common/pagination/next-page-link.decorator.js';
+import { NextPageLink } from '../http/next-page-link.decorator.js';
 import { ResourceIdPipe } from '../http/resource-id.pipe.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { CREATE_TASK_EXAMPLES, CreateTaskDto } from './dto/create-task.dto.js';

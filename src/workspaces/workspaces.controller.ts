@@ -4,8 +4,8 @@ import { CurrentPrincipal, OrganizationKeyOnly } from '../auth/auth.decorators.j
 import type { Principal } from '../auth/principal.js';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator.js';
 import { ApiPageResponse } from '../openapi/api-page-response.decorator.js';
-import { NextPageLink } from '../common/pagination/next-page-link.decorator.js';
-import { PageQueryDto } from '../common/pagination/page-query.dto.js';
+import { NextPageLink } from '../http/next-page-link.decorator.js';
+import { PageQueryDto } from '../database/page-query.dto.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { CreateWorkspaceDto } from './dto/create-workspace.dto.js';
 import { WorkspaceEnvelopeDto, WorkspaceListDto, WorkspaceResponseDto } from './dto/workspace-response.dto.js';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import { type Page, paginate } from '../common/pagination/paginate.js';
-import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
+import { type Page, paginate } from '../database/paginate.js';
+import type { PageQueryDto } from '../database/page-query.dto.js';
 import { RowQueries } from '../database/row-queries.js';
 import { Workspace } from './entities/workspace.entity.js';
 

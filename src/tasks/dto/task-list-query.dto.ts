@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { PageQueryDto } from '../../common/pagination/page-query.dto.js';
+import { PageQueryDto } from '../../database/page-query.dto.js';
 import { IsOmittable, IsText } from '../../common/validation.decorators.js';
 import { TASK_LIMITS } from './create-task.dto.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { decodeCursor, encodeCursor } from './cursor.js';
+import { decodeCursor, encodeCursor } from './page-cursor.js';
 
 const forge = (position: unknown) => Buffer.from(JSON.stringify(position) ?? '').toString('base64url');
 const FIRST = Date.UTC(1970, 0, 1);

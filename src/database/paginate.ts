@@ -1,7 +1,7 @@
 import type { ObjectLiteral } from 'typeorm';
-import type { Equalities, RowQueries } from '../../database/row-queries.js';
-import { ValidationError } from '../errors.js';
-import { decodeCursor, encodeCursor, type ListPosition } from './cursor.js';
+import type { Equalities, RowQueries } from './row-queries.js';
+import { ValidationError } from '../common/errors.js';
+import { decodeCursor, encodeCursor, type ListPosition } from './page-cursor.js';
 import { PAGE_LIMITS, type PageQueryDto } from './page-query.dto.js';
 
 export interface Page<T> {
@@ -24,6 +24,6 @@ export async function paginate<T extends Listed>(rows: RowQueries<T>, where: Equ
   const limit = query.limit ?? PAGE_LIMITS.defaultLimit;
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   if (after === undefined && query.cursor !== undefined) throw new ValidationError('cursor is not a cursor from a Link header of this list');
-  const { rows: items, more } = await rows.inOrder(where, limit, PAGE_LIMITS.byteBudget, after);
+  const { rows: items, more } = await rows.pageInListOrder(where, limit, PAGE_LIMITS.byteBudget, after);
   return { items, nextCursor: more ? encodeCursor(items[items.length - 1]) : null };
 }
