@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AssistantsModule } from '../assistants/assistants.module.js';
-import { SecretsModule } from '../common/secrets/secrets.module.js';
+import { SecretsModule } from '../secrets/secrets.module.js';
 import { AssistantFunction } from './entities/assistant-function.entity.js';
 import { FunctionsController } from './functions.controller.js';
 import { FunctionsService } from './functions.service.js';

@@ -6,7 +6,7 @@ import { translateForeignKeyViolation } from '../database/database-errors.js';
 import type { Page } from '../database/paginate.js';
 import type { PageQueryDto } from '../database/page-query.dto.js';
 import { NotFoundError, orNotFound, ValidationError } from '../common/errors.js';
-import { HeaderSecrets } from '../common/secrets/header-secrets.js';
+import { HeaderSecrets } from '../secrets/header-secrets.js';
 import { changedColumns } from '../database/changed-columns.js';
 import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import type { CreateFunctionDto } from './dto/create-function.dto.js';

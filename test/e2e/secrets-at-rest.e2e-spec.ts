@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
-import { SecretCipher } from '../../src/common/secrets/secret-cipher.js';
+import { SecretCipher } from '../../src/secrets/secret-cipher.js';
 import { MarkedSecrets1795744800000 } from '../../src/database/migrations/1795744800000-marked-secrets.js';
-import { keyIdOf } from '../../src/common/secrets/secret-cipher.js';
+import { keyIdOf } from '../../src/secrets/secret-cipher.js';
 import { ASSISTANTS, createAssistant } from '../support/assistants.js';
 import { RestartableApp } from '../support/restartable-app.js';
 import { functionBody, newEncryptionKey, secretValue } from '../support/secret-fixtures.js';

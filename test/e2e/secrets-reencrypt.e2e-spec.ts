@@ -4,17 +4,17 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
-import { HeaderSecrets } from '../../src/common/secrets/header-secrets.js';
-import { reencryptSecrets } from '../../src/common/secrets/reencryption.js';
+import { HeaderSecrets } from '../../src/secrets/header-secrets.js';
+import { reencryptSecrets } from '../../src/secrets/reencryption.js';
 import { AppConfig } from '../../src/config/app-config.js';
 import { DatabaseEndpoint } from '../../src/database/database-endpoint.js';
-import { keyIdOf, SecretCipher } from '../../src/common/secrets/secret-cipher.js';
+import { keyIdOf, SecretCipher } from '../../src/secrets/secret-cipher.js';
 import { ASSISTANTS, createAssistant } from '../support/assistants.js';
 import { RestartableApp } from '../support/restartable-app.js';
 import { functionBody, newEncryptionKey, secretValue } from '../support/secret-fixtures.js';
 import { bearer, PRIVATE_KEY, type TestApp } from '../support/test-app.js';
 
-const COMMAND = resolve('dist/common/secrets/reencrypt-command.js');
+const COMMAND = resolve('dist/secrets/reencrypt-command.js');
 const auth = bearer(PRIVATE_KEY);
 
 /** `npm run secrets:reencrypt` as built, on the test's database, with its output and exit code. */

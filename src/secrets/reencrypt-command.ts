@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import pg from 'pg';
-import { AppConfig, ConfigError } from '../../config/app-config.js';
-import { DatabaseEndpoint } from '../../database/database-endpoint.js';
-import { MIGRATIONS } from '../../database/schema.js';
+import { AppConfig, ConfigError } from '../config/app-config.js';
+import { DatabaseEndpoint } from '../database/database-endpoint.js';
+import { MIGRATIONS } from '../database/schema.js';
 import { HeaderSecrets } from './header-secrets.js';
 import { assertEncrypting, reencryptSecrets, type TableReport } from './reencryption.js';
 

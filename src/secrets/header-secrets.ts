@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../../config/app-config.js';
+import { AppConfig } from '../config/app-config.js';
 import { SecretCipher } from './secret-cipher.js';
 
 /** A JSON string literal, escapes included. */
