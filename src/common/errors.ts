@@ -29,12 +29,3 @@ export class UnauthenticatedError extends DomainError {
 export class ForbiddenError extends DomainError {}
 
 export class UnavailableError extends DomainError {}
-
-/**
- * The spec's one documented error with its own body: 400 `{error}` alone, naming the tool type.
- */
-export class ToolTypeUnavailableError extends DomainError {
-  constructor(toolType: string) {
-    super(`Tool type ${toolType} is not available for the assistant's provider configuration`);
-  }
-}

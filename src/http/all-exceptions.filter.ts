@@ -8,7 +8,6 @@ import {
   DomainError,
   ForbiddenError,
   NotFoundError,
-  ToolTypeUnavailableError,
   UnauthenticatedError,
   UnavailableError,
   ValidationError,
@@ -36,10 +35,6 @@ export class AllExceptionsFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<Request>();
     const response = host.switchToHttp().getResponse<Response>();
-    if (exception instanceof ToolTypeUnavailableError) {
-      if (!response.headersSent) response.status(400).json({ error: exception.message });
-      return;
-    }
     const { status, message } = this.describe(exception, request);
     if (!response.headersSent) sendError(response, status, message);
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Query, UseFilters } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBearerAuth,
@@ -24,6 +24,7 @@ import { CREATE_TOOL_EXAMPLES, CREATE_TOOL_REQUEST, CreateToolDto } from './dto/
 import { ToolEnvelopeDto, ToolListDto, ToolResponseDto } from './dto/tool-response.dto.js';
 import { ToolTypeUnavailableDto } from './dto/tool-type-unavailable.dto.js';
 import { describeToolAvailability } from './tool-availability.js';
+import { ToolTypeUnavailableFilter } from './tool-type-unavailable.filter.js';
 import { ToolsService } from './tools.service.js';
 
 const toolIdPipe = new ResourceIdPipe('Tool');
@@ -32,6 +33,7 @@ const toolIdPipe = new ResourceIdPipe('Tool');
 @ApiBearerAuth()
 @ApiParam({ name: 'assistantId', format: 'uuid' })
 @Controller('assistants/:assistantId/tools')
+@UseFilters(ToolTypeUnavailableFilter)
 export class ToolsController {
   constructor(private readonly tools: ToolsService) {}
 
