@@ -5,7 +5,7 @@ import { AssistantsModule } from './assistants/assistants.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { BootstrapModule } from './bootstrap/bootstrap.module.js';
 import { AllExceptionsFilter } from './http/all-exceptions.filter.js';
-import { validationExceptionFactory } from './common/validation-exception.factory.js';
+import { validationExceptionFactory } from './validation/validation-exception.factory.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';

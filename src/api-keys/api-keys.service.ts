@@ -4,7 +4,7 @@ import type { DataSource, Repository } from 'typeorm';
 import { generateApiKeyValue } from '../auth/api-key-material.js';
 import { KeyRevocations } from '../auth/key-revocations.js';
 import type { Principal } from '../auth/principal.js';
-import { ForbiddenError, NotFoundError, ValidationError } from '../common/errors.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../errors/domain-errors.js';
 import type { Page } from '../database/paginate.js';
 import type { PageQueryDto } from '../database/page-query.dto.js';
 import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, FindOptionsWhere, Repository } from 'typeorm';
 import { generateApiKeyValue } from '../auth/api-key-material.js';
-import { ConflictError } from '../common/errors.js';
+import { ConflictError } from '../errors/domain-errors.js';
 import { type Page, paginate } from '../database/paginate.js';
 import type { PageQueryDto } from '../database/page-query.dto.js';
 import { type Equalities, RowQueries } from '../database/row-queries.js';

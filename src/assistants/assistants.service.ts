@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
-import { NotFoundError, orNotFound, ValidationError } from '../common/errors.js';
+import { NotFoundError, orNotFound, ValidationError } from '../errors/domain-errors.js';
 import type { Page } from '../database/paginate.js';
 import type { PageQueryDto } from '../database/page-query.dto.js';
 import { changedColumns } from '../database/changed-columns.js';

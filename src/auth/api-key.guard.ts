@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import type { ApiKeyType } from '../api-keys/api-key-type.js';
 import { clientAddress } from '../http/client-address.js';
-import { ForbiddenError, UnauthenticatedError } from '../common/errors.js';
+import { ForbiddenError, UnauthenticatedError } from '../errors/domain-errors.js';
 import { tooManyRequests } from '../rate-limit/rate-limit-headers.js';
 import { ApiKeyVerifier } from './api-key-verifier.js';
 import { AuthFailureLimiter } from './auth-failure-limiter.js';

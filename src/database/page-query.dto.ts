@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIntegerIn, IsOmittable, IsText } from '../common/validation.decorators.js';
+import { IsIntegerIn, IsOmittable, IsText } from '../validation/validation.decorators.js';
 
 /**
  * `byteBudget`: a page ends early once its rows hold this many bytes of stored text (the row that

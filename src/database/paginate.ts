@@ -1,6 +1,6 @@
 import type { ObjectLiteral } from 'typeorm';
 import type { Equalities, RowQueries } from './row-queries.js';
-import { ValidationError } from '../common/errors.js';
+import { ValidationError } from '../errors/domain-errors.js';
 import { decodeCursor, encodeCursor, type ListPosition } from './page-cursor.js';
 import { PAGE_LIMITS, type PageQueryDto } from './page-query.dto.js';
 

@@ -5,7 +5,7 @@ import { AssistantsService } from '../assistants/assistants.service.js';
 import { translateForeignKeyViolation } from '../database/database-errors.js';
 import type { Page } from '../database/paginate.js';
 import type { PageQueryDto } from '../database/page-query.dto.js';
-import { NotFoundError, orNotFound, ValidationError } from '../common/errors.js';
+import { NotFoundError, orNotFound, ValidationError } from '../errors/domain-errors.js';
 import { HeaderSecrets } from '../secrets/header-secrets.js';
 import { changedColumns } from '../database/changed-columns.js';
 import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';

@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PublicRoute } from '../auth/auth.decorators.js';
 import { ApiPublicRouteErrorResponses } from '../openapi/api-error-responses.decorator.js';
-import { UnavailableError } from '../common/errors.js';
+import { UnavailableError } from '../errors/domain-errors.js';
 
 const DATABASE_CHECK_TIMEOUT_MS = 2000;
 

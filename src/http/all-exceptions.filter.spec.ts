@@ -3,7 +3,7 @@ import { type ArgumentsHost, Logger } from '@nestjs/common';
 import pg from 'pg';
 import { QueryFailedError } from 'typeorm';
 import { AllExceptionsFilter } from './all-exceptions.filter.js';
-import { ConflictError, NotFoundError } from '../common/errors.js';
+import { ConflictError, NotFoundError } from '../errors/domain-errors.js';
 
 function reply(exception: unknown) {
   const sent: { status?: number; body?: unknown } = {};

@@ -11,7 +11,7 @@ import {
   UnauthenticatedError,
   UnavailableError,
   ValidationError,
-} from '../common/errors.js';
+} from '../errors/domain-errors.js';
 
 interface ErrorReply {
   status: number;

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { DataSource, QueryFailedError } from 'typeorm';
 import type { Principal } from '../auth/principal.js';
 import { presentedApiKey } from '../auth/bearer-token.js';
-import { ConflictError, ValidationError } from '../common/errors.js';
+import { ConflictError, ValidationError } from '../errors/domain-errors.js';
 import { AppConfig } from '../config/app-config.js';
 import { joiningTransaction } from '../database/request-transaction.js';
 import { digestOfBody, IDEMPOTENCY_KEY_HEADER, problemWithKey, RecordSecrets } from './idempotency-key.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
-import { ConflictError } from '../common/errors.js';
+import { ConflictError } from '../errors/domain-errors.js';
 import type { RecordSecrets } from './idempotency-key.js';
 
 /** A key is remembered for 24 hours after its first use. */

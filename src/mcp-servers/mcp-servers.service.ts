@@ -6,7 +6,7 @@ import { AssistantsService } from '../assistants/assistants.service.js';
 import { translateForeignKeyViolation } from '../database/database-errors.js';
 import type { Page } from '../database/paginate.js';
 import type { PageQueryDto } from '../database/page-query.dto.js';
-import { ConflictError, NotFoundError } from '../common/errors.js';
+import { ConflictError, NotFoundError } from '../errors/domain-errors.js';
 import { HeaderSecrets } from '../secrets/header-secrets.js';
 import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import type { CreateMcpServerDto } from './dto/create-mcp-server.dto.js';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type { DataSource, Repository } from 'typeorm';
 import { translateForeignKeyViolation } from '../database/database-errors.js';
-import { orNotFound, ValidationError } from '../common/errors.js';
+import { orNotFound, ValidationError } from '../errors/domain-errors.js';
 import type { Page } from '../database/paginate.js';
 import { changedColumns } from '../database/changed-columns.js';
 import { inTransaction } from '../database/request-transaction.js';

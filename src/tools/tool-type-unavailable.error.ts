@@ -1,4 +1,4 @@
-import { DomainError } from '../common/errors.js';
+import { DomainError } from '../errors/domain-errors.js';
 
 /**
  * The spec's one documented error with its own body: 400 `{error}` alone, naming the tool type.

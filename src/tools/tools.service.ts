@@ -5,7 +5,7 @@ import { AssistantsService } from '../assistants/assistants.service.js';
 import { translateForeignKeyViolation } from '../database/database-errors.js';
 import type { Page } from '../database/paginate.js';
 import type { PageQueryDto } from '../database/page-query.dto.js';
-import { NotFoundError, ValidationError } from '../common/errors.js';
+import { NotFoundError, ValidationError } from '../errors/domain-errors.js';
 import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import type { CreateToolDto } from './dto/create-tool.dto.js';
 import { Tool } from './entities/tool.entity.js';

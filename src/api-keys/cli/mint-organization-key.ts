@@ -5,7 +5,7 @@ import { validate } from 'class-validator';
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
 import { AppConfig, ConfigError } from '../../config/app-config.js';
-import { validationExceptionFactory } from '../../common/validation-exception.factory.js';
+import { validationExceptionFactory } from '../../validation/validation-exception.factory.js';
 import { Organization } from '../../workspaces/entities/organization.entity.js';
 import { ApiKeyType } from '../api-key-type.js';
 import { CreateApiKeyDto } from '../dto/create-api-key.dto.js';

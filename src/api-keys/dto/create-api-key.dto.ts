@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions, type ExamplesObject } from '@nestjs/swagger';
 import { IsIn, isISO8601, IsUUID } from 'class-validator';
-import { customRule, IsLabel, IsOmittable } from '../../common/validation.decorators.js';
+import { customRule, IsLabel, IsOmittable } from '../../validation/validation.decorators.js';
 import { documentedModel, namedOneOf } from '../../openapi/documented-models.js';
 import { ApiKeyType, CREATABLE_API_KEY_TYPES, type CreatableApiKeyType } from '../api-key-type.js';
 

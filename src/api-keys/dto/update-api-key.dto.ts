@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { IsLabel } from '../../common/validation.decorators.js';
+import { IsLabel } from '../../validation/validation.decorators.js';
 
 @ApiSchema({ name: 'UpdateApiKeyRequest' })
 export class UpdateApiKeyDto {

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsEnum, IsOptional } from 'class-validator';
-import { IsLabel, IsText } from '../../common/validation.decorators.js';
+import { IsLabel, IsText } from '../../validation/validation.decorators.js';
 import { AssistantProvider } from '../assistant-provider.js';
 
 export const MAX_INSTRUCTIONS_LENGTH = 256_000;

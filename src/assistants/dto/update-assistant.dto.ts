@@ -1,6 +1,6 @@
 import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsEnum, IsOptional } from 'class-validator';
-import { IsLabel, IsOmittable, IsText } from '../../common/validation.decorators.js';
+import { IsLabel, IsOmittable, IsText } from '../../validation/validation.decorators.js';
 import { AssistantProvider } from '../assistant-provider.js';
 import { MAX_INSTRUCTIONS_LENGTH } from './create-assistant.dto.js';
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsObject, ValidateNested } from 'class-validator';
-import { IsText } from '../../common/validation.decorators.js';
+import { IsText } from '../../validation/validation.decorators.js';
 import { FUNCTION_LIMITS } from '../function-handler.js';
 import { VALIDATION_TIME_BUDGET_MS } from '../openapi-validator.js';
 import { OPENAPI_LIMITS } from '../openapi-work.js';

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsEnum, IsIn, IsObject, ValidateNested } from 'class-validator';
-import { headerEntriesProblem } from '../../common/http-header-rules.js';
-import { customRule, IsHttpUrl, IsOmittable, IsTextWith, IsVariantOf, MAX_URL_LENGTH } from '../../common/validation.decorators.js';
+import { headerEntriesProblem } from '../../validation/http-header-rules.js';
+import { customRule, IsHttpUrl, IsOmittable, IsTextWith, IsVariantOf, MAX_URL_LENGTH } from '../../validation/validation.decorators.js';
 import { FUNCTION_LIMITS, HandlerType, HTTP_METHODS, type HttpMethod, REQUEST_HANDLER_DEFAULTS } from '../function-handler.js';
 
 /** The headers the handler sends: a JSON object of strings, held to the same rules as an MCP server's headers. */

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional, ApiSchema, type ExamplesObject } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsObject, ValidateNested } from 'class-validator';
-import { IsOmittable, IsText } from '../../common/validation.decorators.js';
+import { IsOmittable, IsText } from '../../validation/validation.decorators.js';
 import { FUNCTION_LIMITS } from '../function-handler.js';
 import { OPENAPI_SPEC_DESCRIPTION } from './create-function.dto.js';
 import { UpdateHandlerDto } from './function-handler.dto.js';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { IsEnum } from 'class-validator';
-import { IsListOf, IsText } from '../../common/validation.decorators.js';
+import { IsListOf, IsText } from '../../validation/validation.decorators.js';
 import { InitialMessageRole } from '../initial-message-role.js';
 
 export const INITIAL_MESSAGE_LIMITS = { maxItems: 100, contentLength: 32_000 } as const;

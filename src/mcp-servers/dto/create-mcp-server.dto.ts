@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema, type ExamplesObject } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsEnum } from 'class-validator';
-import { IsHttpUrl, IsOmittable, IsVariantOf, MAX_URL_LENGTH } from '../../common/validation.decorators.js';
+import { IsHttpUrl, IsOmittable, IsVariantOf, MAX_URL_LENGTH } from '../../validation/validation.decorators.js';
 import { documentedModel, namedOneOf } from '../../openapi/documented-models.js';
 import { McpTransportType } from '../mcp-transport-type.js';
 import { HEADER_LIMITS, IsHeaderMap } from './header-map.validator.js';

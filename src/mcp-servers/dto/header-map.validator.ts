@@ -1,5 +1,5 @@
-import { headerEntriesProblem, MAX_HEADER_NAME_LENGTH } from '../../common/http-header-rules.js';
-import { customRule } from '../../common/validation.decorators.js';
+import { headerEntriesProblem, MAX_HEADER_NAME_LENGTH } from '../../validation/http-header-rules.js';
+import { customRule } from '../../validation/validation.decorators.js';
 
 export const HEADER_LIMITS = { maxEntries: 50, maxNameLength: MAX_HEADER_NAME_LENGTH, maxValueLength: 8192 } as const;
 

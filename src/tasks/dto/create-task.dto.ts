@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema, type ExamplesObject } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsObject, IsUUID, ValidateNested } from 'class-validator';
-import { IsLabel, IsOmittable, IsText } from '../../common/validation.decorators.js';
+import { IsLabel, IsOmittable, IsText } from '../../validation/validation.decorators.js';
 import { ScheduleDto } from './schedule.dto.js';
 
 export const TASK_LIMITS = { messageLength: 32_000, keyLength: 255 } as const;

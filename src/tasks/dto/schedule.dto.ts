@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions, ApiSchema } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
-import { customRule, IsListOf, IsOmittable, IsTextWith } from '../../common/validation.decorators.js';
+import { customRule, IsListOf, IsOmittable, IsTextWith } from '../../validation/validation.decorators.js';
 import { isInStartYears, parseLocalDateTime, START_YEARS } from '../schedule/local-date-time.js';
 import { canonicalTimeZone } from '../schedule/time-zone.js';
 import { RECURRENCE_FREQUENCIES, type RecurrenceFrequency } from '../schedule/recurrence.js';

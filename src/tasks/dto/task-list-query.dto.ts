@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { PageQueryDto } from '../../database/page-query.dto.js';
-import { IsOmittable, IsText } from '../../common/validation.decorators.js';
+import { IsOmittable, IsText } from '../../validation/validation.decorators.js';
 import { TASK_LIMITS } from './create-task.dto.js';
 
 export class TaskListQueryDto extends PageQueryDto {

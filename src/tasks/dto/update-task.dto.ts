@@ -1,7 +1,7 @@
 import { ApiPropertyOptional, ApiSchema, type ExamplesObject } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsObject, IsUUID, ValidateNested } from 'class-validator';
-import { IsLabel, IsOmittable, IsText } from '../../common/validation.decorators.js';
+import { IsLabel, IsOmittable, IsText } from '../../validation/validation.decorators.js';
 import { TASK_LIMITS } from './create-task.dto.js';
 import { UpdateScheduleDto } from './schedule.dto.js';
 

@@ -2,7 +2,7 @@ import type { Type as Class } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, type ExamplesObject } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsEnum } from 'class-validator';
-import { IsVariantOf } from '../../common/validation.decorators.js';
+import { IsVariantOf } from '../../validation/validation.decorators.js';
 import { documentedModel, namedOneOf } from '../../openapi/documented-models.js';
 import { ToolType } from '../tool-type.js';
 import { ComputerUseToolSettingsDto, FileSearchToolSettingsDto, ImageGenerationToolSettingsDto } from './tool-settings.dto.js';

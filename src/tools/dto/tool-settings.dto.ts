@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsDefined, IsEnum, IsIn, IsOptional, IsUUID } from 'class-validator';
-import { IsIntegerIn, IsOmittable, IsTextList } from '../../common/validation.decorators.js';
+import { IsIntegerIn, IsOmittable, IsTextList } from '../../validation/validation.decorators.js';
 import {
   COMPUTER_USE_DEFAULTS,
   ComputerEnvironment,

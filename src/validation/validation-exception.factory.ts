@@ -1,5 +1,5 @@
 import type { ValidationError as ClassValidatorError } from 'class-validator';
-import { ValidationError } from './errors.js';
+import { ValidationError } from '../errors/domain-errors.js';
 
 /** Turns class-validator's tree into one sentence naming each failing field by its path. */
 export function validationExceptionFactory(errors: ClassValidatorError[]): ValidationError {
