@@ -1,4 +1,4 @@
-import { digestApiKey } from '../auth/api-key-material.js';
+import { digestApiKey } from './api-key-material.js';
 import { ApiKeyType } from './api-key-type.js';
 import type { ApiKey } from './entities/api-key.entity.js';
 

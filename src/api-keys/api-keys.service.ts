@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type { DataSource, Repository } from 'typeorm';
-import { generateApiKeyValue } from '../auth/api-key-material.js';
+import { generateApiKeyValue } from './api-key-material.js';
 import { KeyRevocations } from '../auth/key-revocations.js';
 import type { Principal } from '../auth/principal.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors/domain-errors.js';

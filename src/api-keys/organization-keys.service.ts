@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, FindOptionsWhere, Repository } from 'typeorm';
-import { generateApiKeyValue } from '../auth/api-key-material.js';
+import { generateApiKeyValue } from './api-key-material.js';
 import { ConflictError } from '../errors/domain-errors.js';
 import { type Page, paginate } from '../database/paginate.js';
 import type { PageQueryDto } from '../database/page-query.dto.js';

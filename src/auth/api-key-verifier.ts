@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { ApiKeyType } from '../api-keys/api-key-type.js';
 import { ApiKey } from '../api-keys/entities/api-key.entity.js';
-import { digestApiKey, looksLikeApiKey } from './api-key-material.js';
+import { digestApiKey, looksLikeApiKey } from '../api-keys/api-key-material.js';
 import { KeyUseRecorder } from './key-use-recorder.js';
 import type { Principal } from './principal.js';
 import { VerifiedKeyCache } from './verified-key-cache.js';

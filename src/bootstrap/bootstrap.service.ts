@@ -3,7 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { apiKeyRecord } from '../api-keys/api-key-record.js';
 import { ApiKeyType } from '../api-keys/api-key-type.js';
 import { ApiKey } from '../api-keys/entities/api-key.entity.js';
-import { digestApiKey, generateApiKeyValue } from '../auth/api-key-material.js';
+import { digestApiKey, generateApiKeyValue } from '../api-keys/api-key-material.js';
 import { AppConfig } from '../config/app-config.js';
 import { Organization } from '../workspaces/entities/organization.entity.js';
 import { Workspace } from '../workspaces/entities/workspace.entity.js';

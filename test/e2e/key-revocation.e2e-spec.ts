@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { digestApiKey } from '../../src/auth/api-key-material.js';
+import { digestApiKey } from '../../src/api-keys/api-key-material.js';
 import { ASSISTANTS } from '../support/assistants.js';
 import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
 import { sampleValue } from '../support/prometheus-text.js';

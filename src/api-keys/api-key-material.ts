@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ApiKeyType } from '../api-keys/api-key-type.js';
+import { ApiKeyType } from './api-key-type.js';
 
 const PREFIX_BY_TYPE: Record<ApiKeyType, string> = {
   [ApiKeyType.PUBLIC]: 'pk_',
