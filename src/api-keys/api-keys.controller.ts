@@ -1,13 +1,11 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { AcceptsKeys, CurrentPrincipal } from '../auth/auth.decorators.js';
 import type { Principal } from '../auth/principal.js';
-import { ApiErrorResponses } from '../openapi/api-error-responses.decorator.js';
-import { ApiPageResponse } from '../openapi/api-page-response.decorator.js';
 import { NextPageLink } from '../http/next-page-link.decorator.js';
 import { PageQueryDto } from '../database/page-query.dto.js';
 import { ResourceIdPipe } from '../http/resource-id.pipe.js';
-import { Idempotent } from '../idempotency/idempotent.decorator.js';
+import { Endpoint } from '../openapi/endpoint.decorator.js';
 import { ApiKeyType } from './api-key-type.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { ApiKeyEnvelopeDto, ApiKeyListDto, ApiKeyResponseDto } from './dto/api-key-response.dto.js';
@@ -18,14 +16,13 @@ const apiKeyId = new ResourceIdPipe('API key');
 
 @ApiTags('api-keys')
 @ApiBearerAuth()
+@AcceptsKeys(ApiKeyType.PRIVATE, ApiKeyType.ORGANIZATION)
 @Controller('api-keys')
 export class ApiKeysController {
   constructor(private readonly apiKeys: ApiKeysService) {}
 
   @Post()
-  @Idempotent()
-  @AcceptsKeys(ApiKeyType.PRIVATE, ApiKeyType.ORGANIZATION)
-  @ApiOperation({
+  @Endpoint({
     operationId: 'createApiKey',
     summary: 'Create an API key',
     description:
@@ -33,26 +30,26 @@ export class ApiKeysController {
       'With an organization key: creates a PUBLIC or PRIVATE key in the workspace `workspaceId` of the organization, ' +
       'or, with `type` ORGANIZATION and no `workspaceId`, another organization key. ' +
       'The response carries the generated `value`; a PRIVATE or ORGANIZATION key’s value is shown only here.',
+    body: { schema: CREATE_API_KEY_REQUEST, examples: CREATE_API_KEY_EXAMPLES },
+    created: { description: 'The new key, with its value', type: ApiKeyEnvelopeDto },
+    errors: [400, 403, 413, 415],
+    idempotent: true,
   })
-  @ApiBody({ schema: CREATE_API_KEY_REQUEST, examples: CREATE_API_KEY_EXAMPLES })
-  @ApiCreatedResponse({ description: 'The new key, with its value', type: ApiKeyEnvelopeDto })
-  @ApiErrorResponses(400, 403, 413, 415)
   async create(@CurrentPrincipal() caller: Principal, @Body() dto: CreateApiKeyDto): Promise<ApiKeyEnvelopeDto> {
     const { key, value } = await this.apiKeys.create(caller, dto);
     return { apiKey: ApiKeyResponseDto.from(key, value) };
   }
 
   @Get()
-  @AcceptsKeys(ApiKeyType.PRIVATE, ApiKeyType.ORGANIZATION)
-  @ApiOperation({
+  @Endpoint({
     operationId: 'listApiKeys',
     summary: 'List API keys',
     description:
       'With a private key: the PUBLIC and PRIVATE keys of its workspace, `value` only for PUBLIC keys. ' +
       'With an organization key: the ORGANIZATION keys of its organization, never their `value`.',
+    page: { description: 'The keys', type: ApiKeyListDto },
+    errors: [400, 403],
   })
-  @ApiPageResponse({ description: 'The keys', type: ApiKeyListDto })
-  @ApiErrorResponses(400, 403)
   async list(
     @CurrentPrincipal() caller: Principal,
     @Query() page: PageQueryDto,
@@ -64,15 +61,14 @@ export class ApiKeysController {
   }
 
   @Patch(':apiKeyId')
-  @AcceptsKeys(ApiKeyType.PRIVATE, ApiKeyType.ORGANIZATION)
-  @ApiOperation({
+  @Endpoint({
     operationId: 'renameApiKey',
     summary: 'Rename an API key',
     description: 'A private key renames a key of its workspace; an organization key, an ORGANIZATION key of its organization.',
+    uuidParams: ['apiKeyId'],
+    ok: { description: 'The renamed key', type: ApiKeyEnvelopeDto },
+    errors: [400, 403, 404, 413, 415],
   })
-  @ApiParam({ name: 'apiKeyId', format: 'uuid' })
-  @ApiOkResponse({ description: 'The renamed key', type: ApiKeyEnvelopeDto })
-  @ApiErrorResponses(400, 403, 404, 413, 415)
   async update(
     @CurrentPrincipal() caller: Principal,
     @Param('apiKeyId', apiKeyId) id: string,
@@ -82,17 +78,16 @@ export class ApiKeysController {
   }
 
   @Delete(':apiKeyId')
-  @AcceptsKeys(ApiKeyType.PRIVATE, ApiKeyType.ORGANIZATION)
-  @ApiOperation({
+  @Endpoint({
     operationId: 'revokeApiKey',
     summary: 'Revoke an API key',
     description:
       'Deletes the key; it stops authenticating at once. A private key revokes a key of its workspace; an organization key, ' +
       'an ORGANIZATION key of its organization (itself included), unless it is the organization’s last live (unrevoked, unexpired) one: then 409, and nothing is revoked.',
+    uuidParams: ['apiKeyId'],
+    ok: { description: 'The revoked key', type: ApiKeyEnvelopeDto },
+    errors: [403, 404, 409],
   })
-  @ApiParam({ name: 'apiKeyId', format: 'uuid' })
-  @ApiOkResponse({ description: 'The revoked key', type: ApiKeyEnvelopeDto })
-  @ApiErrorResponses(403, 404, 409)
   async revoke(@CurrentPrincipal() caller: Principal, @Param('apiKeyId', apiKeyId) id: string): Promise<ApiKeyEnvelopeDto> {
     return { apiKey: ApiKeyResponseDto.from(await this.apiKeys.revoke(caller, id)) };
   }

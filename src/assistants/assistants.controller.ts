@@ -1,11 +1,9 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CurrentWorkspace } from '../auth/auth.decorators.js';
-import { ApiErrorResponses } from '../openapi/api-error-responses.decorator.js';
-import { ApiPageResponse } from '../openapi/api-page-response.decorator.js';
 import { NextPageLink } from '../http/next-page-link.decorator.js';
 import { PageQueryDto } from '../database/page-query.dto.js';
-import { Idempotent } from '../idempotency/idempotent.decorator.js';
+import { Endpoint } from '../openapi/endpoint.decorator.js';
 import { assistantIdPipe } from './assistant-id.pipe.js';
 import { AssistantsService } from './assistants.service.js';
 import { AssistantEnvelopeDto, AssistantListDto, AssistantResponseDto } from './dto/assistant-response.dto.js';
@@ -19,18 +17,24 @@ export class AssistantsController {
   constructor(private readonly assistants: AssistantsService) {}
 
   @Post()
-  @Idempotent()
-  @ApiOperation({ operationId: 'createAssistant', summary: 'Create an assistant' })
-  @ApiCreatedResponse({ description: 'The new assistant', type: AssistantEnvelopeDto })
-  @ApiErrorResponses(400, 403, 413, 415)
+  @Endpoint({
+    operationId: 'createAssistant',
+    summary: 'Create an assistant',
+    created: { description: 'The new assistant', type: AssistantEnvelopeDto },
+    errors: [400, 403, 413, 415],
+    idempotent: true,
+  })
   async create(@CurrentWorkspace() workspaceId: string, @Body() dto: CreateAssistantDto): Promise<AssistantEnvelopeDto> {
     return { assistant: AssistantResponseDto.from(await this.assistants.create(workspaceId, dto)) };
   }
 
   @Get()
-  @ApiOperation({ operationId: 'listAssistants', summary: 'List the assistants of the workspace' })
-  @ApiPageResponse({ description: 'The assistants', type: AssistantListDto })
-  @ApiErrorResponses(400, 403)
+  @Endpoint({
+    operationId: 'listAssistants',
+    summary: 'List the assistants of the workspace',
+    page: { description: 'The assistants', type: AssistantListDto },
+    errors: [400, 403],
+  })
   async list(
     @CurrentWorkspace() workspaceId: string,
     @Query() page: PageQueryDto,
@@ -42,10 +46,13 @@ export class AssistantsController {
   }
 
   @Get(':assistantId')
-  @ApiOperation({ operationId: 'getAssistant', summary: 'Get an assistant' })
-  @ApiParam({ name: 'assistantId', format: 'uuid' })
-  @ApiOkResponse({ description: 'The assistant', type: AssistantEnvelopeDto })
-  @ApiErrorResponses(403, 404)
+  @Endpoint({
+    operationId: 'getAssistant',
+    summary: 'Get an assistant',
+    uuidParams: ['assistantId'],
+    ok: { description: 'The assistant', type: AssistantEnvelopeDto },
+    errors: [403, 404],
+  })
   async get(
     @CurrentWorkspace() workspaceId: string,
     @Param('assistantId', assistantIdPipe) assistantId: string,
@@ -54,14 +61,14 @@ export class AssistantsController {
   }
 
   @Patch(':assistantId')
-  @ApiOperation({
+  @Endpoint({
     operationId: 'updateAssistant',
     summary: 'Update an assistant',
     description: 'Fields left out stay as they are. The provider cannot change once the assistant exists.',
+    uuidParams: ['assistantId'],
+    ok: { description: 'The updated assistant', type: AssistantEnvelopeDto },
+    errors: [400, 403, 404, 413, 415],
   })
-  @ApiParam({ name: 'assistantId', format: 'uuid' })
-  @ApiOkResponse({ description: 'The updated assistant', type: AssistantEnvelopeDto })
-  @ApiErrorResponses(400, 403, 404, 413, 415)
   async update(
     @CurrentWorkspace() workspaceId: string,
     @Param('assistantId', assistantIdPipe) assistantId: string,
@@ -71,14 +78,14 @@ export class AssistantsController {
   }
 
   @Delete(':assistantId')
-  @ApiOperation({
+  @Endpoint({
     operationId: 'deleteAssistant',
     summary: 'Delete an assistant',
     description: 'Deletes the assistant with its tools, MCP servers, functions and initial messages, all at once.',
+    uuidParams: ['assistantId'],
+    ok: { description: 'The deleted assistant', type: AssistantEnvelopeDto },
+    errors: [403, 404],
   })
-  @ApiParam({ name: 'assistantId', format: 'uuid' })
-  @ApiOkResponse({ description: 'The deleted assistant', type: AssistantEnvelopeDto })
-  @ApiErrorResponses(403, 404)
   async remove(
     @CurrentWorkspace() workspaceId: string,
     @Param('assistantId', assistantIdPipe) assistantId: string,

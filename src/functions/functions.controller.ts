@@ -1,13 +1,11 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiParam, ApiTags } from '@nestjs/swagger';
 import { assistantIdPipe } from '../assistants/assistant-id.pipe.js';
 import { CurrentWorkspace } from '../auth/auth.decorators.js';
-import { ApiErrorResponses } from '../openapi/api-error-responses.decorator.js';
-import { ApiPageResponse } from '../openapi/api-page-response.decorator.js';
 import { NextPageLink } from '../http/next-page-link.decorator.js';
 import { PageQueryDto } from '../database/page-query.dto.js';
 import { ResourceIdPipe } from '../http/resource-id.pipe.js';
-import { Idempotent } from '../idempotency/idempotent.decorator.js';
+import { Endpoint } from '../openapi/endpoint.decorator.js';
 import { CreateFunctionDto } from './dto/create-function.dto.js';
 import { FunctionEnvelopeDto, FunctionListDto, FunctionResponseDto } from './dto/function-response.dto.js';
 import { UPDATE_FUNCTION_EXAMPLES, UpdateFunctionDto } from './dto/update-function.dto.js';
@@ -23,10 +21,13 @@ export class FunctionsController {
   constructor(private readonly functions: FunctionsService) {}
 
   @Post()
-  @Idempotent()
-  @ApiOperation({ operationId: 'createFunction', summary: 'Create a function' })
-  @ApiCreatedResponse({ description: 'The new function', type: FunctionEnvelopeDto })
-  @ApiErrorResponses(400, 403, 404, 413, 415)
+  @Endpoint({
+    operationId: 'createFunction',
+    summary: 'Create a function',
+    created: { description: 'The new function', type: FunctionEnvelopeDto },
+    errors: [400, 403, 404, 413, 415],
+    idempotent: true,
+  })
   async create(
     @CurrentWorkspace() workspaceId: string,
     @Param('assistantId', assistantIdPipe) assistantId: string,
@@ -36,9 +37,12 @@ export class FunctionsController {
   }
 
   @Get()
-  @ApiOperation({ operationId: 'listFunctions', summary: 'List the functions of an assistant' })
-  @ApiPageResponse({ description: 'The functions', type: FunctionListDto })
-  @ApiErrorResponses(400, 403, 404)
+  @Endpoint({
+    operationId: 'listFunctions',
+    summary: 'List the functions of an assistant',
+    page: { description: 'The functions', type: FunctionListDto },
+    errors: [400, 403, 404],
+  })
   async list(
     @CurrentWorkspace() workspaceId: string,
     @Param('assistantId', assistantIdPipe) assistantId: string,
@@ -51,10 +55,13 @@ export class FunctionsController {
   }
 
   @Get(':functionId')
-  @ApiOperation({ operationId: 'getFunction', summary: 'Get a function' })
-  @ApiParam({ name: 'functionId', format: 'uuid' })
-  @ApiOkResponse({ description: 'The function', type: FunctionEnvelopeDto })
-  @ApiErrorResponses(403, 404)
+  @Endpoint({
+    operationId: 'getFunction',
+    summary: 'Get a function',
+    uuidParams: ['functionId'],
+    ok: { description: 'The function', type: FunctionEnvelopeDto },
+    errors: [403, 404],
+  })
   async get(
     @CurrentWorkspace() workspaceId: string,
     @Param('assistantId', assistantIdPipe) assistantId: string,
@@ -64,15 +71,15 @@ export class FunctionsController {
   }
 
   @Patch(':functionId')
-  @ApiOperation({
+  @Endpoint({
     operationId: 'updateFunction',
     summary: 'Update a function',
     description: 'A partial update: any field left out, including any field of `handler.requestHandler`, keeps its stored value.',
+    uuidParams: ['functionId'],
+    body: { type: UpdateFunctionDto, examples: UPDATE_FUNCTION_EXAMPLES },
+    ok: { description: 'The updated function', type: FunctionEnvelopeDto },
+    errors: [400, 403, 404, 413, 415],
   })
-  @ApiParam({ name: 'functionId', format: 'uuid' })
-  @ApiBody({ type: UpdateFunctionDto, examples: UPDATE_FUNCTION_EXAMPLES })
-  @ApiOkResponse({ description: 'The updated function', type: FunctionEnvelopeDto })
-  @ApiErrorResponses(400, 403, 404, 413, 415)
   async update(
     @CurrentWorkspace() workspaceId: string,
     @Param('assistantId', assistantIdPipe) assistantId: string,
@@ -83,10 +90,13 @@ export class FunctionsController {
   }
 
   @Delete(':functionId')
-  @ApiOperation({ operationId: 'deleteFunction', summary: 'Delete a function' })
-  @ApiParam({ name: 'functionId', format: 'uuid' })
-  @ApiOkResponse({ description: 'The deleted function', type: FunctionEnvelopeDto })
-  @ApiErrorResponses(403, 404)
+  @Endpoint({
+    operationId: 'deleteFunction',
+    summary: 'Delete a function',
+    uuidParams: ['functionId'],
+    ok: { description: 'The deleted function', type: FunctionEnvelopeDto },
+    errors: [403, 404],
+  })
   async remove(
     @CurrentWorkspace() workspaceId: string,
     @Param('assistantId', assistantIdPipe) assistantId: string,

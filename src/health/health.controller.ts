@@ -1,10 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiSchema, ApiTags } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { PublicRoute } from '../auth/auth.decorators.js';
-import { ApiPublicRouteErrorResponses } from '../openapi/api-error-responses.decorator.js';
 import { UnavailableError } from '../errors/domain-errors.js';
+import { Endpoint } from '../openapi/endpoint.decorator.js';
 
 const DATABASE_CHECK_TIMEOUT_MS = 2000;
 
@@ -15,38 +14,40 @@ class HealthDto {
 }
 
 @ApiTags('health')
-@PublicRoute()
 @Controller('health')
 export class HealthController {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   @Get()
-  @ApiOperation({ operationId: 'checkHealth', summary: 'Whether the service can serve: 200 when the database answers, 503 when not (as /health/ready). No API key.' })
-  @ApiOkResponse({ description: 'The database answers', type: HealthDto })
-  @ApiPublicRouteErrorResponses()
+  @Endpoint({
+    operationId: 'checkHealth',
+    summary: 'Whether the service can serve: 200 when the database answers, 503 when not (as /health/ready). No API key.',
+    ok: { description: 'The database answers', type: HealthDto },
+    public: true,
+  })
   check(): Promise<HealthDto> {
     return this.ready();
   }
 
   @Get('live')
-  @ApiOperation({
+  @Endpoint({
     operationId: 'checkLiveness',
     summary:
       'Liveness probe: 200 whenever the process answers, without asking the database (a database outage must not get every replica restarted). No API key.',
+    ok: { description: 'The process answers', type: HealthDto },
+    public: true,
   })
-  @ApiOkResponse({ description: 'The process answers', type: HealthDto })
-  @ApiPublicRouteErrorResponses()
   live(): HealthDto {
     return { status: 'ok' };
   }
 
   @Get('ready')
-  @ApiOperation({
+  @Endpoint({
     operationId: 'checkReadiness',
     summary: 'Readiness probe: 200 when the database answers, 503 when not, so that a load balancer sends requests elsewhere. No API key.',
+    ok: { description: 'The database answers', type: HealthDto },
+    public: true,
   })
-  @ApiOkResponse({ description: 'The database answers', type: HealthDto })
-  @ApiPublicRouteErrorResponses()
   async ready(): Promise<HealthDto> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {

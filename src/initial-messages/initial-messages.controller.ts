@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiParam, ApiTags } from '@nestjs/swagger';
 import { assistantIdPipe } from '../assistants/assistant-id.pipe.js';
 import { CurrentWorkspace } from '../auth/auth.decorators.js';
-import { ApiErrorResponses } from '../openapi/api-error-responses.decorator.js';
+import { Endpoint } from '../openapi/endpoint.decorator.js';
 import { InitialMessageListDto, InitialMessageResponseDto } from './dto/initial-message-response.dto.js';
 import { ReplaceInitialMessagesDto } from './dto/replace-initial-messages.dto.js';
 import { InitialMessagesService } from './initial-messages.service.js';
@@ -15,9 +15,12 @@ export class InitialMessagesController {
   constructor(private readonly messages: InitialMessagesService) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listInitialMessages', summary: 'Get the initial messages of an assistant' })
-  @ApiOkResponse({ description: 'The initial messages, in the order they were sent', type: InitialMessageListDto })
-  @ApiErrorResponses(403, 404)
+  @Endpoint({
+    operationId: 'listInitialMessages',
+    summary: 'Get the initial messages of an assistant',
+    ok: { description: 'The initial messages, in the order they were sent', type: InitialMessageListDto },
+    errors: [403, 404],
+  })
   async list(
     @CurrentWorkspace() workspaceId: string,
     @Param('assistantId', assistantIdPipe) assistantId: string,
@@ -27,13 +30,13 @@ export class InitialMessagesController {
   }
 
   @Put()
-  @ApiOperation({
+  @Endpoint({
     operationId: 'replaceInitialMessages',
     summary: 'Replace the initial messages of an assistant',
     description: 'The list sent replaces the stored one whole, in one transaction; `[]` deletes them all. A bad item anywhere changes nothing.',
+    ok: { description: 'The new list, in the order sent', type: InitialMessageListDto },
+    errors: [400, 403, 404, 413, 415],
   })
-  @ApiOkResponse({ description: 'The new list, in the order sent', type: InitialMessageListDto })
-  @ApiErrorResponses(400, 403, 404, 413, 415)
   async replace(
     @CurrentWorkspace() workspaceId: string,
     @Param('assistantId', assistantIdPipe) assistantId: string,

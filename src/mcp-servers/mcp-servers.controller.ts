@@ -1,13 +1,11 @@
 import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiParam, ApiTags } from '@nestjs/swagger';
 import { assistantIdPipe } from '../assistants/assistant-id.pipe.js';
 import { CurrentWorkspace } from '../auth/auth.decorators.js';
-import { ApiErrorResponses } from '../openapi/api-error-responses.decorator.js';
-import { ApiPageResponse } from '../openapi/api-page-response.decorator.js';
 import { NextPageLink } from '../http/next-page-link.decorator.js';
 import { PageQueryDto } from '../database/page-query.dto.js';
 import { ResourceIdPipe } from '../http/resource-id.pipe.js';
-import { Idempotent } from '../idempotency/idempotent.decorator.js';
+import { Endpoint } from '../openapi/endpoint.decorator.js';
 import { CREATE_MCP_SERVER_EXAMPLES, CREATE_MCP_SERVER_REQUEST, CreateMcpServerDto } from './dto/create-mcp-server.dto.js';
 import { McpServerEnvelopeDto, McpServerListDto, McpServerResponseDto } from './dto/mcp-server-response.dto.js';
 import { McpServersService } from './mcp-servers.service.js';
@@ -22,15 +20,15 @@ export class McpServersController {
   constructor(private readonly servers: McpServersService) {}
 
   @Post()
-  @Idempotent()
-  @ApiOperation({
+  @Endpoint({
     operationId: 'createMcpServer',
     summary: 'Add an MCP server',
     description: 'Send `transportType` and the transport object of that type: `sseTransport` for SSE, `httpTransport` for HTTP.',
+    body: { schema: CREATE_MCP_SERVER_REQUEST, examples: CREATE_MCP_SERVER_EXAMPLES },
+    created: { description: 'The new MCP server', type: McpServerEnvelopeDto },
+    errors: [400, 403, 404, 413, 415],
+    idempotent: true,
   })
-  @ApiBody({ schema: CREATE_MCP_SERVER_REQUEST, examples: CREATE_MCP_SERVER_EXAMPLES })
-  @ApiCreatedResponse({ description: 'The new MCP server', type: McpServerEnvelopeDto })
-  @ApiErrorResponses(400, 403, 404, 413, 415)
   async create(
     @CurrentWorkspace() workspaceId: string,
     @Param('assistantId', assistantIdPipe) assistantId: string,
@@ -40,9 +38,12 @@ export class McpServersController {
   }
 
   @Get()
-  @ApiOperation({ operationId: 'listMcpServers', summary: 'List the MCP servers of an assistant' })
-  @ApiPageResponse({ description: 'The MCP servers', type: McpServerListDto })
-  @ApiErrorResponses(400, 403, 404)
+  @Endpoint({
+    operationId: 'listMcpServers',
+    summary: 'List the MCP servers of an assistant',
+    page: { description: 'The MCP servers', type: McpServerListDto },
+    errors: [400, 403, 404],
+  })
   async list(
     @CurrentWorkspace() workspaceId: string,
     @Param('assistantId', assistantIdPipe) assistantId: string,
@@ -55,10 +56,13 @@ export class McpServersController {
   }
 
   @Get(':mcpServerId')
-  @ApiOperation({ operationId: 'getMcpServer', summary: 'Get an MCP server' })
-  @ApiParam({ name: 'mcpServerId', format: 'uuid' })
-  @ApiOkResponse({ description: 'The MCP server', type: McpServerEnvelopeDto })
-  @ApiErrorResponses(403, 404)
+  @Endpoint({
+    operationId: 'getMcpServer',
+    summary: 'Get an MCP server',
+    uuidParams: ['mcpServerId'],
+    ok: { description: 'The MCP server', type: McpServerEnvelopeDto },
+    errors: [403, 404],
+  })
   async get(
     @CurrentWorkspace() workspaceId: string,
     @Param('assistantId', assistantIdPipe) assistantId: string,
@@ -68,10 +72,14 @@ export class McpServersController {
   }
 
   @Delete(':mcpServerId')
-  @ApiOperation({ operationId: 'deleteMcpServer', summary: 'Delete an MCP server', description: 'Refused (409) while a computer-use tool of the assistant names it.' })
-  @ApiParam({ name: 'mcpServerId', format: 'uuid' })
-  @ApiOkResponse({ description: 'The deleted MCP server', type: McpServerEnvelopeDto })
-  @ApiErrorResponses(403, 404, 409)
+  @Endpoint({
+    operationId: 'deleteMcpServer',
+    summary: 'Delete an MCP server',
+    description: 'Refused (409) while a computer-use tool of the assistant names it.',
+    uuidParams: ['mcpServerId'],
+    ok: { description: 'The deleted MCP server', type: McpServerEnvelopeDto },
+    errors: [403, 404, 409],
+  })
   async remove(
     @CurrentWorkspace() workspaceId: string,
     @Param('assistantId', assistantIdPipe) assistantId: string,
