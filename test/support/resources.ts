@@ -1,4 +1,5 @@
 import { type Api, bodyOf, type Schemas } from './api.js';
+import { OPENAPI_SPEC } from './openapi-documents.js';
 
 /** Resources made through the API, for the suites whose subject is something else. */
 
@@ -30,4 +31,33 @@ export async function seedSecondWorkspace(organization: Api): Promise<{ workspac
   const { apiKey } = bodyOf(await organization.POST('/api/cloud/api-keys', { body }), 201);
   // A created key is the one answer that shows its value.
   return { workspaceId: workspace.id, privateKey: apiKey.value! };
+}
+
+type ToolOf<Type extends Schemas['Tool']['type']> = Extract<Schemas['Tool'], { type: Type }>;
+
+/** A tool of the assistant, typed as the kind the body asks for. */
+export async function createTool<Body extends Schemas['CreateToolRequest']>(api: Api, assistantId: string, body: Body): Promise<ToolOf<Body['type']>> {
+  const { tool } = bodyOf(await api.POST('/api/cloud/assistants/{assistantId}/tools', { params: { path: { assistantId } }, body }), 201);
+  return tool as ToolOf<Body['type']>;
+}
+
+/** A function of the assistant: the minimal document and a POST handler unless told otherwise. */
+export async function createFunction(
+  api: Api,
+  assistantId: string,
+  body: Schemas['CreateFunctionRequest'] = { openapiSpec: OPENAPI_SPEC, handler: { type: 'REQUEST', requestHandler: { url: 'https://api.example.com/x', method: 'POST' } } },
+): Promise<Schemas['Function']> {
+  return bodyOf(await api.POST('/api/cloud/assistants/{assistantId}/functions', { params: { path: { assistantId } }, body }), 201).function;
+}
+
+/** A valid create-task body: a one-off run far in the future, in UTC. */
+export const TASK_INPUT = {
+  title: 'Daily summary',
+  message: 'Summarise yesterday’s conversations.',
+  schedule: { start: '2099-01-01T09:00:00', timeZone: 'UTC' },
+} satisfies Schemas['CreateTaskRequest'];
+
+/** A task of the caller's workspace: TASK_INPUT with `changes`. */
+export async function createTask(api: Api, changes: Partial<Schemas['CreateTaskRequest']> = {}): Promise<Schemas['Task']> {
+  return bodyOf(await api.POST('/api/cloud/tasks', { body: { ...TASK_INPUT, ...changes } }), 201).task;
 }
