@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { type Api, bodyOf, errorOf, type Schemas } from '../support/api.js';
 import { countRows } from '../support/database-rows.js';
 import { ISO_UTC, UNAUTHORIZED, UUID } from '../support/expected.js';
-import { createAssistant, createFunction, createMcpServer, createPublicKey, createTool, seedSecondWorkspace } from '../support/resources.js';
+import { createAssistant, createFunction, createMcpServer, createPublicKey, createTool, secondWorkspaceApi } from '../support/resources.js';
 import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { UNKNOWN_ID, UNKNOWN_KEY } from '../support/unknown.js';
 
@@ -33,9 +33,6 @@ describe('Assistants', () => {
   const getAssistant = async (id: string, client = api) => bodyOf(await client.GET(ASSISTANT, at(id)), 200).assistant;
 
   const listAssistants = async (client = api) => bodyOf(await client.GET(ASSISTANTS), 200).assistants;
-
-  /** Another workspace's PRIVATE key, as a client. */
-  const secondWorkspaceApi = async () => t.api((await seedSecondWorkspace(t.api(ORGANIZATION_KEY))).privateKey);
 
   /** Gives the assistant one of everything it can own: an MCP server, a computer-use tool using it, another tool, a function, two initial messages. */
   const giveChildren = async (assistantId: string) => {
@@ -175,7 +172,7 @@ describe('Assistants', () => {
     });
 
     it('lists only the caller’s workspace, oldest first', async () => {
-      const other = await secondWorkspaceApi();
+      const other = await secondWorkspaceApi(t);
       const first = await createAssistant(api, { name: 'First' });
       const elsewhere = await createAssistant(other, { name: 'Elsewhere' });
       const second = await createAssistant(api, { name: 'Second', provider: 'GOOGLE' });
@@ -203,7 +200,7 @@ describe('Assistants', () => {
     });
 
     it('answers 404 for an assistant of another workspace, both ways', async () => {
-      const other = await secondWorkspaceApi();
+      const other = await secondWorkspaceApi(t);
       const mine = await createAssistant(api);
       const theirs = await createAssistant(other);
       expect(errorOf(await api.GET(ASSISTANT, at(theirs.id)), 404)).toEqual(NOT_FOUND);
@@ -304,7 +301,7 @@ describe('Assistants', () => {
     });
 
     it('answers 404 for an assistant of another workspace and leaves it unchanged', async () => {
-      const other = await secondWorkspaceApi();
+      const other = await secondWorkspaceApi(t);
       const theirs = await createAssistant(other, { name: 'Theirs' });
       expect(errorOf(await patch(theirs.id, { name: 'Hijacked' }), 404)).toEqual(NOT_FOUND);
       expect(await getAssistant(theirs.id, other)).toEqual(theirs);
@@ -354,7 +351,7 @@ describe('Assistants', () => {
     });
 
     it('answers 404 for an assistant of another workspace and leaves it and its children in place', async () => {
-      const other = await secondWorkspaceApi();
+      const other = await secondWorkspaceApi(t);
       const theirs = await createAssistant(other, { name: 'Theirs' });
       bodyOf(await other.PUT(INITIAL_MESSAGES, { ...at(theirs.id), body: { initialMessages: [{ role: 'ASSISTANT', content: 'Hello' }] } }), 200);
 

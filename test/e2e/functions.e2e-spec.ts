@@ -5,7 +5,7 @@ import { type Api, bodyOf, errorOf, type Schemas } from '../support/api.js';
 import { countRows } from '../support/database-rows.js';
 import { ISO_UTC, UNAUTHORIZED, UUID } from '../support/expected.js';
 import { OPENAPI_SPEC } from '../support/openapi-documents.js';
-import { createAssistant, createFunction, createPublicKey, seedSecondWorkspace } from '../support/resources.js';
+import { createAssistant, createFunction, createPublicKey, secondWorkspaceApi } from '../support/resources.js';
 import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { UNKNOWN_ID, UNKNOWN_KEY } from '../support/unknown.js';
 
@@ -432,7 +432,7 @@ describe('Functions', () => {
     });
 
     it('treats another workspace’s assistant and functions as unknown, and they ours, changing nothing', async () => {
-      const foreignApi = t.api((await seedSecondWorkspace(t.api(ORGANIZATION_KEY))).privateKey);
+      const foreignApi = await secondWorkspaceApi(t);
       const foreignAssistant = await createAssistant(foreignApi, { name: 'Foreign' });
       const foreignFunction = await createOrdersFunction(foreignAssistant.id, foreignApi);
       const ownFunction = await createOrdersFunction();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { type Api, bodyOf, errorOf, type Schemas } from '../support/api.js';
 import { countRows } from '../support/database-rows.js';
 import { ISO_UTC, UNAUTHORIZED, UUID } from '../support/expected.js';
-import { createAssistant, createPublicKey, seedSecondWorkspace } from '../support/resources.js';
+import { createAssistant, createPublicKey, secondWorkspaceApi } from '../support/resources.js';
 import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { UNKNOWN_ID, UNKNOWN_KEY } from '../support/unknown.js';
 
@@ -260,7 +260,7 @@ describe('Initial messages', () => {
     });
 
     it('answers 404 for an assistant of another workspace, on GET and PUT, and writes nothing', async () => {
-      const other = t.api((await seedSecondWorkspace(t.api(ORGANIZATION_KEY))).privateKey);
+      const other = await secondWorkspaceApi(t);
       const theirs = await createAssistant(other, { name: 'Theirs' });
       const theirMessages = await replace(assistantSays('Their greeting'), theirs.id, other);
       const mine = await replace(assistantSays('My greeting'));

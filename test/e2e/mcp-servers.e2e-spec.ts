@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { type Api, bodyOf, errorOf, type Schemas } from '../support/api.js';
 import { countRows } from '../support/database-rows.js';
 import { ISO_UTC, UNAUTHORIZED, UUID } from '../support/expected.js';
-import { createAssistant, createMcpServer, createPublicKey, createTool, seedSecondWorkspace } from '../support/resources.js';
+import { createAssistant, createMcpServer, createPublicKey, createTool, secondWorkspaceApi } from '../support/resources.js';
 import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { UNKNOWN_ID, UNKNOWN_KEY } from '../support/unknown.js';
 
@@ -267,7 +267,7 @@ describe('MCP servers', () => {
     });
 
     it('treats another workspace’s assistant and servers as unknown, and they theirs, creating and deleting nothing', async () => {
-      const foreignApi = t.api((await seedSecondWorkspace(t.api(ORGANIZATION_KEY))).privateKey);
+      const foreignApi = await secondWorkspaceApi(t);
       const foreignAssistant = await createAssistant(foreignApi, { name: 'Foreign' });
       const foreignServer = await createMcpServer(foreignApi, foreignAssistant.id);
       const ownServer = await createMcpServer(api, assistantId);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { type Api, bodyOf, errorOf, type Schemas } from '../support/api.js';
 import { countRows } from '../support/database-rows.js';
 import { ISO_UTC, UNAUTHORIZED, UUID } from '../support/expected.js';
-import { createPublicKey, createTask, seedSecondWorkspace, TASK_INPUT } from '../support/resources.js';
+import { createPublicKey, createTask, secondWorkspaceApi, TASK_INPUT } from '../support/resources.js';
 import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { UNKNOWN_ID, UNKNOWN_KEY } from '../support/unknown.js';
 
@@ -40,9 +40,6 @@ describe('Tasks', () => {
   const getTask = async (id: string, client = api) => bodyOf(await client.GET(TASK, at(id)), 200).task;
 
   const listTasks = async (query: { key?: string } = {}, client = api) => bodyOf(await client.GET(TASKS, { params: { query } }), 200).tasks;
-
-  /** Another workspace's PRIVATE key, as a client. */
-  const secondWorkspaceApi = async () => t.api((await seedSecondWorkspace(t.api(ORGANIZATION_KEY))).privateKey);
 
   const titles = (tasks: Schemas['Task'][]) => tasks.map((task) => task.title);
 
@@ -124,7 +121,7 @@ describe('Tasks', () => {
     });
 
     it('refuses a threadId that names no thread of the workspace (unknown, or another workspace’s), creating nothing', async () => {
-      const theirs = await createTask(await secondWorkspaceApi(), { title: 'theirs' });
+      const theirs = await createTask(await secondWorkspaceApi(t), { title: 'theirs' });
       for (const threadId of [UNKNOWN_ID, theirs.threadId]) {
         expect(errorOf(await api.POST(TASKS, { body: { ...TASK_INPUT, threadId } }), 400)).toEqual(UNKNOWN_THREAD);
       }
@@ -299,7 +296,7 @@ describe('Tasks', () => {
     });
 
     it('answers 404 for an unknown id, a malformed id and a task of another workspace', async () => {
-      const other = await secondWorkspaceApi();
+      const other = await secondWorkspaceApi(t);
       const theirs = await createTask(other, { title: 'theirs' });
       for (const id of [UNKNOWN_ID, 'not-a-uuid', theirs.id]) {
         expect(errorOf(await api.GET(TASK, at(id)), 404)).toEqual(NOT_FOUND);
@@ -310,7 +307,7 @@ describe('Tasks', () => {
 
   describe('GET /tasks', () => {
     it('lists only the caller’s workspace’s tasks, oldest first, in both directions', async () => {
-      const other = await secondWorkspaceApi();
+      const other = await secondWorkspaceApi(t);
       const first = await createTask(api, { title: 'first' });
       const theirs = await createTask(other, { title: 'theirs' });
       const second = await createTask(api, { title: 'second', threadId: first.threadId });
@@ -329,7 +326,7 @@ describe('Tasks', () => {
     });
 
     it('filters by key exactly: case, prefixes and the empty key count', async () => {
-      const other = await secondWorkspaceApi();
+      const other = await secondWorkspaceApi(t);
       await createTask(api, { title: 'plain' });
       const reports = await createTask(api, { title: 'reports', key: 'reports' });
       await createTask(api, { title: 'Reports', key: 'Reports' });
@@ -440,7 +437,7 @@ describe('Tasks', () => {
     });
 
     it('refuses a threadId that names no thread of the workspace, changing nothing', async () => {
-      const theirs = await createTask(await secondWorkspaceApi(), { title: 'theirs' });
+      const theirs = await createTask(await secondWorkspaceApi(t), { title: 'theirs' });
       const task = await createTask(api);
       for (const threadId of [UNKNOWN_ID, theirs.threadId]) {
         expect(errorOf(await patch(task.id, { title: 'moved', threadId }), 400)).toEqual(UNKNOWN_THREAD);
@@ -492,7 +489,7 @@ describe('Tasks', () => {
     });
 
     it('answers 404 for an unknown id, a malformed id and a task of another workspace, changing nothing', async () => {
-      const other = await secondWorkspaceApi();
+      const other = await secondWorkspaceApi(t);
       const theirs = await createTask(other, { title: 'theirs' });
       for (const id of [UNKNOWN_ID, 'not-a-uuid', theirs.id]) {
         expect(errorOf(await patch(id, { title: 'stolen' }), 404)).toEqual(NOT_FOUND);
@@ -524,7 +521,7 @@ describe('Tasks', () => {
     });
 
     it('answers 404 for an unknown id, a malformed id and a task of another workspace, deleting nothing', async () => {
-      const other = await secondWorkspaceApi();
+      const other = await secondWorkspaceApi(t);
       const theirs = await createTask(other, { title: 'theirs' });
       const mine = await createTask(api, { title: 'mine' });
       for (const id of [UNKNOWN_ID, 'not-a-uuid', theirs.id]) {

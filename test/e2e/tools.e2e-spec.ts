@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { type Api, bodyOf, errorOf, type Schemas } from '../support/api.js';
 import { countRows } from '../support/database-rows.js';
 import { ISO_UTC, UNAUTHORIZED, UUID } from '../support/expected.js';
-import { createAssistant, createMcpServer, createPublicKey, createTool, seedSecondWorkspace } from '../support/resources.js';
+import { createAssistant, createMcpServer, createPublicKey, createTool, secondWorkspaceApi } from '../support/resources.js';
 import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { UNKNOWN_ID } from '../support/unknown.js';
 
@@ -314,7 +314,7 @@ describe('Tools', () => {
       await createMcpServer(api, assistant.id);
       const other = await createAssistant(api, { name: 'Other' });
       const othersServer = await createMcpServer(api, other.id);
-      const foreignApi = t.api((await seedSecondWorkspace(t.api(ORGANIZATION_KEY))).privateKey);
+      const foreignApi = await secondWorkspaceApi(t);
       const foreign = await createAssistant(foreignApi, { name: 'Foreign' });
       const foreignServer = await createMcpServer(foreignApi, foreign.id);
 
@@ -432,7 +432,7 @@ describe('Tools', () => {
 
     it('answers 404 for a tool of another workspace, which keeps it', async () => {
       const assistant = await createAssistant(api);
-      const foreignApi = t.api((await seedSecondWorkspace(t.api(ORGANIZATION_KEY))).privateKey);
+      const foreignApi = await secondWorkspaceApi(t);
       const foreign = await createAssistant(foreignApi, { name: 'Foreign' });
       const theirs = await createTool(foreignApi, foreign.id, { type: 'WEB_SEARCH' });
 
@@ -448,10 +448,7 @@ describe('Tools', () => {
       ['a malformed id', async () => 'not-a-uuid'],
       [
         'an assistant of another workspace',
-        async (t: TestApp) => {
-          const { privateKey } = await seedSecondWorkspace(t.api(ORGANIZATION_KEY));
-          return (await createAssistant(t.api(privateKey), { name: 'Foreign' })).id;
-        },
+        async (t: TestApp) => (await createAssistant(await secondWorkspaceApi(t), { name: 'Foreign' })).id,
       ],
     ])('answers 404 Assistant not found for %s on every route, creating nothing', async (_, assistantIdOf) => {
       const assistantId = await assistantIdOf(t);

@@ -1,5 +1,6 @@
 import { type Api, bodyOf, type Schemas } from './api.js';
 import { OPENAPI_SPEC } from './openapi-documents.js';
+import { ORGANIZATION_KEY, type TestApp } from './test-app.js';
 
 /** Resources made through the API, for the suites whose subject is something else. */
 
@@ -60,4 +61,9 @@ export const TASK_INPUT = {
 /** A task of the caller's workspace: TASK_INPUT with `changes`. */
 export async function createTask(api: Api, changes: Partial<Schemas['CreateTaskRequest']> = {}): Promise<Schemas['Task']> {
   return bodyOf(await api.POST('/api/cloud/tasks', { body: { ...TASK_INPUT, ...changes } }), 201).task;
+}
+
+/** The typed client of a second workspace's PRIVATE key, seeded with seedSecondWorkspace, for tenancy tests. */
+export async function secondWorkspaceApi(t: Pick<TestApp, 'api'>): Promise<Api> {
+  return t.api((await seedSecondWorkspace(t.api(ORGANIZATION_KEY))).privateKey);
 }
