@@ -39,6 +39,7 @@ type ToolOf<Type extends Schemas['Tool']['type']> = Extract<Schemas['Tool'], { t
 /** A tool of the assistant, typed as the kind the body asks for. */
 export async function createTool<Body extends Schemas['CreateToolRequest']>(api: Api, assistantId: string, body: Body): Promise<ToolOf<Body['type']>> {
   const { tool } = bodyOf(await api.POST('/api/cloud/assistants/{assistantId}/tools', { params: { path: { assistantId } }, body }), 201);
+  // The answer is a tool of the type sent; openapi.json's response union cannot tie the two together.
   return tool as ToolOf<Body['type']>;
 }
 
