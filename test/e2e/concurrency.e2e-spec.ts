@@ -1,4 +1,6 @@
-import { bearer, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { type Api, bodyOf } from '../support/api.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const TASKS = '/api/cloud/tasks';
 
@@ -8,9 +10,11 @@ const TASKS = '/api/cloud/tasks';
  */
 describe('Concurrent requests', () => {
   let t: TestApp;
+  let api: Api;
 
   beforeAll(async () => {
     t = await startTestApp();
+    api = t.api();
     await t.reset();
   });
   afterAll(() => t.close());
@@ -18,18 +22,21 @@ describe('Concurrent requests', () => {
   it('40 creates and 40 reads at once each get their own, correct answer', async () => {
     const schedule = { start: '2030-01-01T09:00:00', timeZone: 'UTC' };
     const created = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => t.http.post(TASKS).set(bearer(PRIVATE_KEY)).send({ title: `Task ${i}`, message: `Message ${i}`, schedule, key: `k${i}` })),
+      Array.from({ length: 40 }, (_, i) => api.POST(TASKS, { body: { title: `Task ${i}`, message: `Message ${i}`, schedule, key: `k${i}` } })),
     );
-    expect(created.map(({ status }) => status)).toEqual(Array(40).fill(201));
-    expect(created.map(({ body }) => body.task.title)).toEqual(Array.from({ length: 40 }, (_, i) => `Task ${i}`));
+    expect(created.map(({ response }) => response.status)).toEqual(Array(40).fill(201));
+    const tasks = created.map((answer) => bodyOf(answer, 201).task);
+    expect(tasks.map(({ title }) => title)).toEqual(Array.from({ length: 40 }, (_, i) => `Task ${i}`));
 
     const read = await Promise.all(
-      created.flatMap(({ body }) => [t.http.get(`${TASKS}/${body.task.id}`).set(bearer(PRIVATE_KEY)), t.http.get(`${TASKS}?key=${body.task.key}`).set(bearer(PRIVATE_KEY))]),
+      tasks.map(async ({ id, key }) => {
+        const [byId, byKey] = await Promise.all([api.GET('/api/cloud/tasks/{taskId}', { params: { path: { taskId: id } } }), api.GET(TASKS, { params: { query: { key } } })]);
+        return { byId: bodyOf(byId, 200).task, byKey: bodyOf(byKey, 200).tasks };
+      }),
     );
-    read.forEach((response, index) => {
-      expect(response.status).toBe(200);
-      const expected = created[Math.floor(index / 2)].body.task;
-      expect(index % 2 === 0 ? response.body.task : response.body.tasks).toEqual(index % 2 === 0 ? expected : [expected]);
+    read.forEach(({ byId, byKey }, index) => {
+      expect(byId).toEqual(tasks[index]);
+      expect(byKey).toEqual([tasks[index]]);
     });
   });
 });

@@ -1,18 +1,17 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ASSISTANTS, countRows, createAssistant, UNAUTHORIZED, UNKNOWN_ID, UNKNOWN_KEY } from '../support/assistants.js';
-import {
-  bearer,
-  ISO_UTC,
-  ORGANIZATION_KEY,
-  PRIVATE_KEY,
-  seedSecondWorkspace,
-  startTestApp,
-  type TestApp,
-  UUID,
-} from '../support/test-app.js';
+import { type Api, bodyOf, errorOf, type Schemas } from '../support/api.js';
+import { countRows } from '../support/database-rows.js';
+import { ISO_UTC, UNAUTHORIZED, UUID } from '../support/expected.js';
+import { OPENAPI_SPEC } from '../support/openapi-documents.js';
+import { createAssistant, createFunction, createPublicKey, secondWorkspaceApi } from '../support/resources.js';
+import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { UNKNOWN_ID, UNKNOWN_KEY } from '../support/unknown.js';
 
-const functionsOf = (assistantId: string) => `${ASSISTANTS}/${assistantId}/functions`;
+const FUNCTIONS = '/api/cloud/assistants/{assistantId}/functions';
+const FUNCTION = '/api/cloud/assistants/{assistantId}/functions/{functionId}';
+const functionsOf = (assistantId: string) => `/api/cloud/assistants/${assistantId}/functions`;
 
 const NOT_FOUND = { error: 'Not Found', message: 'Function not found' };
 const ASSISTANT_NOT_FOUND = { error: 'Not Found', message: 'Assistant not found' };
@@ -38,13 +37,7 @@ const ORDERS_SPEC = JSON.stringify(
   2,
 ).replace(/\n/g, '\r\n');
 
-const MINIMAL_31_SPEC = spec({
-  openapi: '3.1.0',
-  info: { title: 'Minimal', version: '1' },
-  paths: { '/ping': { get: { responses: { '200': { description: 'pong' } } } } },
-});
-
-const REQUEST_HANDLER = {
+const REQUEST_HANDLER: Schemas['RequestHandler'] = {
   url: 'https://api.example.com/orders/{{id}}',
   method: 'POST',
   headers: '{"Authorization":"Bearer token","X-Tenant":"acme"}',
@@ -54,63 +47,65 @@ const REQUEST_HANDLER = {
 const METHOD_MESSAGE = 'handler.requestHandler.method must be one of the following values: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS';
 const HEADERS_MESSAGE = 'handler.requestHandler.headers must be a string holding a JSON object whose values are strings, such as {"X-Api-Key":"abc"}';
 
-const FULL_BODY = { openapiSpec: ORDERS_SPEC, handler: { type: 'REQUEST', requestHandler: REQUEST_HANDLER } };
+const FULL_BODY: Schemas['CreateFunctionRequest'] = { openapiSpec: ORDERS_SPEC, handler: { type: 'REQUEST', requestHandler: REQUEST_HANDLER } };
+
+const at = (assistantId: string, functionId: string) => ({ params: { path: { assistantId, functionId } } });
 
 describe('Functions', () => {
   let t: TestApp;
+  let api: Api;
   let assistantId: string;
 
   beforeAll(async () => {
     t = await startTestApp();
+    api = t.api();
   });
   afterAll(() => t.close());
   beforeEach(async () => {
     await t.reset();
-    assistantId = (await createAssistant(t.http)).id;
+    assistantId = (await createAssistant(api)).id;
   });
 
-  const createFunction = async (body: Record<string, unknown> = FULL_BODY, owner = assistantId, key = PRIVATE_KEY) =>
-    (await t.http.post(functionsOf(owner)).set(bearer(key)).send(body).expect(201)).body.function;
+  /** A function with the full orders document and handler. */
+  const createOrdersFunction = (owner = assistantId, client = api) => createFunction(client, owner, FULL_BODY);
 
-  const getFunction = async (functionId: string, owner = assistantId, key = PRIVATE_KEY) =>
-    (await t.http.get(`${functionsOf(owner)}/${functionId}`).set(bearer(key)).expect(200)).body.function;
+  const getFunction = async (functionId: string) => bodyOf(await api.GET(FUNCTION, at(assistantId, functionId)), 200).function;
 
-  const listFunctions = async (owner = assistantId, key = PRIVATE_KEY) =>
-    (await t.http.get(functionsOf(owner)).set(bearer(key)).expect(200)).body.functions;
+  const listFunctions = async (owner = assistantId, client = api) =>
+    bodyOf(await client.GET(FUNCTIONS, { params: { path: { assistantId: owner } } }), 200).functions;
 
-  const patch = (functionId: string, body: unknown) =>
-    t.http.patch(`${functionsOf(assistantId)}/${functionId}`).set(bearer(PRIVATE_KEY)).send(body as object);
+  const patch = (functionId: string, body: Schemas['UpdateFunctionRequest']) => api.PATCH(FUNCTION, { ...at(assistantId, functionId), body });
 
-  /** Every route, as functions that send the request with the given key (none when undefined). */
-  const routes = (owner: string, functionId: string) =>
-    [
-      () => t.http.post(functionsOf(owner)).send(FULL_BODY),
-      () => t.http.get(functionsOf(owner)),
-      () => t.http.get(`${functionsOf(owner)}/${functionId}`),
-      () => t.http.patch(`${functionsOf(owner)}/${functionId}`).send({ handler: { requestHandler: { method: 'GET' } } }),
-      () => t.http.delete(`${functionsOf(owner)}/${functionId}`),
-    ].map((request) => (key?: string) => (key === undefined ? request() : request().set(bearer(key))));
+  /** Every route, as functions that send the request with the given client. */
+  const routes = (owner: string, functionId: string) => [
+    (client: Api) => client.POST(FUNCTIONS, { params: { path: { assistantId: owner } }, body: FULL_BODY }),
+    (client: Api) => client.GET(FUNCTIONS, { params: { path: { assistantId: owner } } }),
+    (client: Api) => client.GET(FUNCTION, at(owner, functionId)),
+    (client: Api) => client.PATCH(FUNCTION, { ...at(owner, functionId), body: { handler: { requestHandler: { method: 'GET' } } } }),
+    (client: Api) => client.DELETE(FUNCTION, at(owner, functionId)),
+  ];
 
   describe('POST /assistants/{id}/functions', () => {
     it('creates a function and returns exactly its fields, the OpenAPI document byte for byte', async () => {
-      const response = await t.http.post(functionsOf(assistantId)).set(bearer(PRIVATE_KEY)).send(FULL_BODY).expect(201);
+      const answer = await api.POST(FUNCTIONS, { params: { path: { assistantId } }, body: FULL_BODY });
+      const created = bodyOf(answer, 201);
 
-      expect(response.headers['content-type']).toMatch(/^application\/json/);
-      expect(Object.keys(response.body)).toEqual(['function']);
-      expect(response.body.function).toEqual({
+      expect(answer.response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(Object.keys(created)).toEqual(['function']);
+      expect(created.function).toEqual({
         id: expect.stringMatching(UUID),
         openapiSpec: ORDERS_SPEC,
         handler: { type: 'REQUEST', requestHandler: REQUEST_HANDLER },
         createdAt: expect.stringMatching(ISO_UTC),
         updatedAt: expect.stringMatching(ISO_UTC),
       });
-      expect(response.body.function.updatedAt).toBe(response.body.function.createdAt);
-      expect(await getFunction(response.body.function.id)).toEqual(response.body.function);
+      expect(created.function.updatedAt).toBe(created.function.createdAt);
+      expect(await getFunction(created.function.id)).toEqual(created.function);
     });
 
     it('defaults headers and body to the string {}', async () => {
-      const created = await createFunction({
-        openapiSpec: MINIMAL_31_SPEC,
+      const created = await createFunction(api, assistantId, {
+        openapiSpec: OPENAPI_SPEC,
         handler: { type: 'REQUEST', requestHandler: { url: 'http://orders.internal:8080/hook', method: 'GET' } },
       });
       expect(created.handler).toEqual({
@@ -121,19 +116,19 @@ describe('Functions', () => {
     });
 
     it.each(['"text"', '42', 'null', '[1]', 'true', ' { "spaced" : 1 } '])('accepts any JSON as body and keeps it as sent: %s', async (body) => {
-      const created = await createFunction({ openapiSpec: MINIMAL_31_SPEC, handler: { type: 'REQUEST', requestHandler: { ...REQUEST_HANDLER, body } } });
+      const created = await createFunction(api, assistantId, { openapiSpec: OPENAPI_SPEC, handler: { type: 'REQUEST', requestHandler: { ...REQUEST_HANDLER, body } } });
       expect(created.handler.requestHandler.body).toBe(body);
     });
 
-    it.each(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'])('accepts the method %s', async (method) => {
-      const created = await createFunction({ openapiSpec: MINIMAL_31_SPEC, handler: { type: 'REQUEST', requestHandler: { ...REQUEST_HANDLER, method } } });
+    it.each(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const)('accepts the method %s', async (method) => {
+      const created = await createFunction(api, assistantId, { openapiSpec: OPENAPI_SPEC, handler: { type: 'REQUEST', requestHandler: { ...REQUEST_HANDLER, method } } });
       expect(created.handler.requestHandler.method).toBe(method);
     });
 
     it.each([
       ['3.0.0 with a path', ORDERS_SPEC],
       ['3.0.3 with components only and empty paths', spec({ openapi: '3.0.3', info: { title: 'x', version: '1' }, paths: {}, components: { schemas: { Order: { type: 'object' } } } })],
-      ['3.1.0 with one path', MINIMAL_31_SPEC],
+      ['3.1.0 with one path', OPENAPI_SPEC],
       ['3.1.0 with webhooks only', spec({ openapi: '3.1.0', info: { title: 'Hooks', version: '2' }, webhooks: { newOrder: { post: { responses: { '200': { description: 'ok' } } } } } })],
       ['3.1.1 with components only', spec({ openapi: '3.1.1', info: { title: 'x', version: '1' }, components: { schemas: { Id: { type: ['string', 'null'] } } } })],
       [
@@ -146,13 +141,13 @@ describe('Functions', () => {
         }),
       ],
     ])('accepts a valid OpenAPI document: %s', async (_case, openapiSpec) => {
-      const created = await createFunction({ ...FULL_BODY, openapiSpec });
+      const created = await createFunction(api, assistantId, { ...FULL_BODY, openapiSpec });
       expect(created.openapiSpec).toBe(openapiSpec);
     });
 
     it.each<[string, unknown, string | RegExp]>([
       ['text that is not JSON', 'openapi: 3.1.0', /^openapiSpec is not valid JSON: /],
-      ['truncated JSON', MINIMAL_31_SPEC.slice(0, -1), /^openapiSpec is not valid JSON: /],
+      ['truncated JSON', OPENAPI_SPEC.slice(0, -1), /^openapiSpec is not valid JSON: /],
       ['a JSON array', '[]', 'openapiSpec must be a JSON object'],
       ['a Swagger 2.0 document', spec({ swagger: '2.0', info: { title: 'x', version: '1' }, paths: {} }), 'openapiSpec must be an OpenAPI 3.x document: its "openapi" field is missing'],
       ['an empty object', '{}', 'openapiSpec must be an OpenAPI 3.x document: its "openapi" field is missing'],
@@ -179,7 +174,7 @@ describe('Functions', () => {
       ['an object instead of a string', { openapi: '3.1.0', info: { title: 'x', version: '1' }, paths: {} }, 'openapiSpec must be a string'],
       ['no openapiSpec', undefined, 'openapiSpec must be a string'],
     ])('refuses an openapiSpec that is %s (400) and creates nothing', async (_case, openapiSpec, message) => {
-      const response = await t.http.post(functionsOf(assistantId)).set(bearer(PRIVATE_KEY)).send({ ...FULL_BODY, openapiSpec }).expect(400);
+      const response = await t.as(PRIVATE_KEY).post(functionsOf(assistantId)).send({ ...FULL_BODY, openapiSpec }).expect(400);
       expect(response.body).toEqual({ error: 'Bad Request', message: typeof message === 'string' ? message : expect.stringMatching(message) });
       expect(await countRows(t, 'functions')).toBe(0);
     });
@@ -200,11 +195,11 @@ describe('Functions', () => {
             info: { title: 'x', version: '1' },
             paths: { '/o': { get: { responses: { '200': { $ref: url } } } } },
           });
-          const response = await t.http.post(functionsOf(assistantId)).set(bearer(PRIVATE_KEY)).send({ ...FULL_BODY, openapiSpec });
+          const { data, error, response } = await api.POST(FUNCTIONS, { params: { path: { assistantId } }, body: { ...FULL_BODY, openapiSpec } });
           expect([201, 400]).toContain(response.status);
-          if (response.status === 201) expect(response.body.function.openapiSpec).toBe(openapiSpec);
-          else expect(response.body).toEqual({ error: 'Bad Request', message: expect.stringMatching(/^openapiSpec /) });
-          expect(JSON.stringify(response.body)).not.toContain('root:');
+          if (response.status === 201) expect(data!.function.openapiSpec).toBe(openapiSpec);
+          else expect(error).toEqual({ error: 'Bad Request', message: expect.stringMatching(/^openapiSpec /) });
+          expect(JSON.stringify(data ?? error)).not.toContain('root:');
         }
         expect(calls).toBe(0);
       } finally {
@@ -247,7 +242,7 @@ describe('Functions', () => {
       ['an unknown field in handler', { ...FULL_BODY, handler: { type: 'REQUEST', requestHandler: REQUEST_HANDLER, retries: 3 } }, 'property handler.retries should not exist'],
       ['an unknown top-level field', { ...FULL_BODY, name: 'getOrder' }, 'property name should not exist'],
     ])('refuses %s (400) and creates nothing', async (_case, body, message) => {
-      const response = await t.http.post(functionsOf(assistantId)).set(bearer(PRIVATE_KEY)).send(body).expect(400);
+      const response = await t.as(PRIVATE_KEY).post(functionsOf(assistantId)).send(body).expect(400);
       expect(response.body).toEqual({ error: 'Bad Request', message: typeof message === 'string' ? message : expect.stringMatching(message) });
       expect(await countRows(t, 'functions')).toBe(0);
     });
@@ -255,43 +250,41 @@ describe('Functions', () => {
 
   describe('GET and DELETE', () => {
     it('lists nothing for a new assistant', async () => {
-      const response = await t.http.get(functionsOf(assistantId)).set(bearer(PRIVATE_KEY)).expect(200);
-      expect(response.body).toEqual({ functions: [] });
+      expect(bodyOf(await api.GET(FUNCTIONS, { params: { path: { assistantId } } }), 200)).toEqual({ functions: [] });
     });
 
     it('lists the assistant’s functions in creation order, and only its own', async () => {
-      const first = await createFunction();
-      const second = await createFunction({ openapiSpec: MINIMAL_31_SPEC, handler: { type: 'REQUEST', requestHandler: { url: 'https://b.example.com', method: 'GET' } } });
-      const third = await createFunction();
-      const other = await createAssistant(t.http, { name: 'Other' });
-      const othersFunction = await createFunction(undefined, other.id);
+      const first = await createOrdersFunction();
+      const second = await createFunction(api, assistantId, {
+        openapiSpec: OPENAPI_SPEC,
+        handler: { type: 'REQUEST', requestHandler: { url: 'https://b.example.com', method: 'GET' } },
+      });
+      const third = await createOrdersFunction();
+      const other = await createAssistant(api, { name: 'Other' });
+      const othersFunction = await createOrdersFunction(other.id);
 
       expect(await listFunctions()).toEqual([first, second, third]);
       expect(await listFunctions(other.id)).toEqual([othersFunction]);
     });
 
     it('DELETE returns the deleted function, after which it is gone', async () => {
-      const kept = await createFunction();
-      const doomed = await createFunction({ openapiSpec: MINIMAL_31_SPEC, handler: { type: 'REQUEST', requestHandler: REQUEST_HANDLER } });
+      const kept = await createOrdersFunction();
+      const doomed = await createFunction(api, assistantId, { openapiSpec: OPENAPI_SPEC, handler: { type: 'REQUEST', requestHandler: REQUEST_HANDLER } });
 
-      const response = await t.http.delete(`${functionsOf(assistantId)}/${doomed.id}`).set(bearer(PRIVATE_KEY)).expect(200);
-      expect(response.body).toEqual({ function: doomed });
+      expect(bodyOf(await api.DELETE(FUNCTION, at(assistantId, doomed.id)), 200)).toEqual({ function: doomed });
 
-      for (const method of ['get', 'delete'] as const) {
-        const gone = await t.http[method](`${functionsOf(assistantId)}/${doomed.id}`).set(bearer(PRIVATE_KEY)).expect(404);
-        expect(gone.body).toEqual(NOT_FOUND);
-      }
-      const patched = await patch(doomed.id, { handler: { requestHandler: { method: 'GET' } } }).expect(404);
-      expect(patched.body).toEqual(NOT_FOUND);
+      expect(errorOf(await api.GET(FUNCTION, at(assistantId, doomed.id)), 404)).toEqual(NOT_FOUND);
+      expect(errorOf(await api.DELETE(FUNCTION, at(assistantId, doomed.id)), 404)).toEqual(NOT_FOUND);
+      expect(errorOf(await patch(doomed.id, { handler: { requestHandler: { method: 'GET' } } }), 404)).toEqual(NOT_FOUND);
       expect(await listFunctions()).toEqual([kept]);
     });
 
     it('deleting the assistant deletes its functions and leaves other assistants’ functions', async () => {
-      await createFunction();
-      const other = await createAssistant(t.http, { name: 'Other' });
-      const othersFunction = await createFunction(undefined, other.id);
+      await createOrdersFunction();
+      const other = await createAssistant(api, { name: 'Other' });
+      const othersFunction = await createOrdersFunction(other.id);
 
-      await t.http.delete(`${ASSISTANTS}/${assistantId}`).set(bearer(PRIVATE_KEY)).expect(200);
+      bodyOf(await api.DELETE('/api/cloud/assistants/{assistantId}', { params: { path: { assistantId } } }), 200);
 
       expect(await countRows(t, 'functions')).toBe(1);
       expect(await listFunctions(other.id)).toEqual([othersFunction]);
@@ -300,27 +293,27 @@ describe('Functions', () => {
 
   describe('PATCH /assistants/{id}/functions/{functionId}', () => {
     it('changes only the method when only the method is sent', async () => {
-      const created = await createFunction();
-      const response = await patch(created.id, { handler: { requestHandler: { method: 'PUT' } } }).expect(200);
+      const created = await createOrdersFunction();
+      const updated = bodyOf(await patch(created.id, { handler: { requestHandler: { method: 'PUT' } } }), 200);
 
       const expected = {
         ...created,
         handler: { type: 'REQUEST', requestHandler: { ...REQUEST_HANDLER, method: 'PUT' } },
         updatedAt: expect.stringMatching(ISO_UTC),
       };
-      expect(response.body).toEqual({ function: expected });
-      expect(new Date(response.body.function.updatedAt).getTime()).toBeGreaterThan(new Date(created.updatedAt).getTime());
-      expect(await getFunction(created.id)).toEqual(response.body.function);
+      expect(updated).toEqual({ function: expected });
+      expect(new Date(updated.function.updatedAt).getTime()).toBeGreaterThan(new Date(created.updatedAt).getTime());
+      expect(await getFunction(created.id)).toEqual(updated.function);
     });
 
     it('changes only the document when only openapiSpec is sent', async () => {
-      const created = await createFunction();
+      const created = await createOrdersFunction();
       const openapiSpec = `{\n  "openapi" : "3.0.0", "info": {"title": "Renamed", "version": "2"},\n  "paths": {}\n}\n`;
-      const response = await patch(created.id, { openapiSpec }).expect(200);
+      const updated = bodyOf(await patch(created.id, { openapiSpec }), 200);
 
-      expect(response.body).toEqual({ function: { ...created, openapiSpec, updatedAt: expect.stringMatching(ISO_UTC) } });
-      expect(response.body.function.updatedAt).not.toBe(created.updatedAt);
-      expect(await getFunction(created.id)).toEqual(response.body.function);
+      expect(updated).toEqual({ function: { ...created, openapiSpec, updatedAt: expect.stringMatching(ISO_UTC) } });
+      expect(updated.function.updatedAt).not.toBe(created.updatedAt);
+      expect(await getFunction(created.id)).toEqual(updated.function);
     });
 
     it.each([
@@ -329,50 +322,48 @@ describe('Functions', () => {
       ['body', { body: '"plain"' }],
       ['url and body', { url: 'http://localhost:9000/x', body: '[]' }],
     ])('changes only the handler’s %s when only it is sent', async (_case, changes) => {
-      const created = await createFunction();
-      const response = await patch(created.id, { handler: { requestHandler: changes } }).expect(200);
-      expect(response.body.function).toEqual({
+      const created = await createOrdersFunction();
+      const updated = bodyOf(await patch(created.id, { handler: { requestHandler: changes } }), 200);
+      expect(updated.function).toEqual({
         ...created,
         handler: { type: 'REQUEST', requestHandler: { ...REQUEST_HANDLER, ...changes } },
         updatedAt: expect.stringMatching(ISO_UTC),
       });
-      expect(await getFunction(created.id)).toEqual(response.body.function);
+      expect(await getFunction(created.id)).toEqual(updated.function);
     });
 
     it('changes nothing, not even updatedAt, for an empty body', async () => {
-      const created = await createFunction();
-      const response = await patch(created.id, {}).expect(200);
-      expect(response.body).toEqual({ function: created });
+      const created = await createOrdersFunction();
+      expect(bodyOf(await patch(created.id, {}), 200)).toEqual({ function: created });
       expect(await getFunction(created.id)).toEqual(created);
     });
 
-    it.each([
+    it.each<[string, Schemas['UpdateFunctionRequest']]>([
       ['an empty handler', { handler: {} }],
       ['an empty requestHandler', { handler: { requestHandler: {} } }],
       ['the stored values again', FULL_BODY],
     ])('changes nothing, not even updatedAt, for %s', async (_case, body) => {
-      const created = await createFunction();
-      const response = await patch(created.id, body).expect(200);
-      expect(response.body).toEqual({ function: created });
+      const created = await createOrdersFunction();
+      expect(bodyOf(await patch(created.id, body), 200)).toEqual({ function: created });
       expect(await getFunction(created.id)).toEqual(created);
     });
 
     it('replaces both fields when both are sent, keeping createdAt and moving updatedAt forward', async () => {
-      const created = await createFunction();
-      const requestHandler = { url: 'https://new.example.com/v2', method: 'DELETE', headers: '{"A":"b"}', body: 'null' };
-      const response = await patch(created.id, { openapiSpec: MINIMAL_31_SPEC, handler: { type: 'REQUEST', requestHandler } }).expect(200);
+      const created = await createOrdersFunction();
+      const requestHandler = { url: 'https://new.example.com/v2', method: 'DELETE', headers: '{"A":"b"}', body: 'null' } as const;
+      const updated = bodyOf(await patch(created.id, { openapiSpec: OPENAPI_SPEC, handler: { type: 'REQUEST', requestHandler } }), 200);
 
-      expect(response.body).toEqual({
+      expect(updated).toEqual({
         function: {
           id: created.id,
-          openapiSpec: MINIMAL_31_SPEC,
+          openapiSpec: OPENAPI_SPEC,
           handler: { type: 'REQUEST', requestHandler },
           createdAt: created.createdAt,
           updatedAt: expect.stringMatching(ISO_UTC),
         },
       });
-      expect(new Date(response.body.function.updatedAt).getTime()).toBeGreaterThan(new Date(created.updatedAt).getTime());
-      expect(await getFunction(created.id)).toEqual(response.body.function);
+      expect(new Date(updated.function.updatedAt).getTime()).toBeGreaterThan(new Date(created.updatedAt).getTime());
+      expect(await getFunction(created.id)).toEqual(updated.function);
     });
 
     it.each<[string, unknown, string | RegExp]>([
@@ -391,19 +382,19 @@ describe('Functions', () => {
       ['an unknown field', { name: 'x' }, 'property name should not exist'],
       ['an unknown requestHandler field', { handler: { requestHandler: { method: 'GET', retries: 1 } } }, 'property handler.requestHandler.retries should not exist'],
     ])('refuses %s (400) and changes nothing', async (_case, body, message) => {
-      const created = await createFunction();
-      const response = await patch(created.id, body).expect(400);
+      const created = await createOrdersFunction();
+      const response = await t.as(PRIVATE_KEY).patch(`${functionsOf(assistantId)}/${created.id}`).send(body as object).expect(400);
       expect(response.body).toEqual({ error: 'Bad Request', message: typeof message === 'string' ? message : expect.stringMatching(message) });
       expect(await getFunction(created.id)).toEqual(created);
     });
 
     it('lands both of two concurrent updates of different handler fields', async () => {
-      const created = await createFunction();
+      const created = await createOrdersFunction();
       const [byMethod, byUrl] = await Promise.all([
         patch(created.id, { handler: { requestHandler: { method: 'PATCH' } } }),
         patch(created.id, { handler: { requestHandler: { url: 'https://concurrent.example.com/x' } } }),
       ]);
-      expect([byMethod.status, byUrl.status]).toEqual([200, 200]);
+      expect([byMethod.response.status, byUrl.response.status]).toEqual([200, 200]);
       expect(await getFunction(created.id)).toEqual({
         ...created,
         handler: { type: 'REQUEST', requestHandler: { ...REQUEST_HANDLER, method: 'PATCH', url: 'https://concurrent.example.com/x' } },
@@ -412,84 +403,72 @@ describe('Functions', () => {
     });
 
     it('refuses a body that is not JSON (415) and changes nothing', async () => {
-      const created = await createFunction();
-      await t.http
-        .patch(`${functionsOf(assistantId)}/${created.id}`)
-        .set(bearer(PRIVATE_KEY))
-        .set('Content-Type', 'text/plain')
-        .send('method=GET')
-        .expect(415);
+      const created = await createOrdersFunction();
+      await t.as(PRIVATE_KEY).patch(`${functionsOf(assistantId)}/${created.id}`).set('Content-Type', 'text/plain').send('method=GET').expect(415);
       expect(await getFunction(created.id)).toEqual(created);
     });
   });
 
   describe('unknown and foreign ids', () => {
     it('answers 404 Function not found for an unknown, a non-UUID, or another assistant’s function id, changing nothing', async () => {
-      const other = await createAssistant(t.http, { name: 'Other' });
-      const othersFunction = await createFunction(undefined, other.id);
+      const other = await createAssistant(api, { name: 'Other' });
+      const othersFunction = await createOrdersFunction(other.id);
       for (const id of [UNKNOWN_ID, 'not-a-uuid', othersFunction.id]) {
         for (const send of routes(assistantId, id).slice(2)) {
-          const response = await send(PRIVATE_KEY).expect(404);
-          expect(response.body).toEqual(NOT_FOUND);
+          expect(errorOf(await send(api), 404)).toEqual(NOT_FOUND);
         }
       }
       expect(await listFunctions(other.id)).toEqual([othersFunction]);
     });
 
     it('answers 404 Assistant not found on every route for an unknown or non-UUID assistant id', async () => {
-      const created = await createFunction();
+      const created = await createOrdersFunction();
       for (const owner of [UNKNOWN_ID, 'not-a-uuid']) {
         for (const send of routes(owner, created.id)) {
-          const response = await send(PRIVATE_KEY).expect(404);
-          expect(response.body).toEqual(ASSISTANT_NOT_FOUND);
+          expect(errorOf(await send(api), 404)).toEqual(ASSISTANT_NOT_FOUND);
         }
       }
       expect(await listFunctions()).toEqual([created]);
     });
 
     it('treats another workspace’s assistant and functions as unknown, and they ours, changing nothing', async () => {
-      const second = await seedSecondWorkspace(t.http);
-      const foreignAssistant = await createAssistant(t.http, { name: 'Foreign' }, second.privateKey);
-      const foreignFunction = await createFunction(undefined, foreignAssistant.id, second.privateKey);
-      const ownFunction = await createFunction();
+      const foreignApi = await secondWorkspaceApi(t);
+      const foreignAssistant = await createAssistant(foreignApi, { name: 'Foreign' });
+      const foreignFunction = await createOrdersFunction(foreignAssistant.id, foreignApi);
+      const ownFunction = await createOrdersFunction();
 
       for (const send of routes(foreignAssistant.id, foreignFunction.id)) {
-        const response = await send(PRIVATE_KEY).expect(404);
-        expect(response.body).toEqual(ASSISTANT_NOT_FOUND);
+        expect(errorOf(await send(api), 404)).toEqual(ASSISTANT_NOT_FOUND);
       }
       for (const send of routes(assistantId, foreignFunction.id).slice(2)) {
-        const response = await send(PRIVATE_KEY).expect(404);
-        expect(response.body).toEqual(NOT_FOUND);
+        expect(errorOf(await send(api), 404)).toEqual(NOT_FOUND);
       }
       for (const send of routes(foreignAssistant.id, ownFunction.id).slice(2)) {
-        const response = await send(second.privateKey).expect(404);
-        expect(response.body).toEqual(NOT_FOUND);
+        expect(errorOf(await send(foreignApi), 404)).toEqual(NOT_FOUND);
       }
 
-      expect(await listFunctions(foreignAssistant.id, second.privateKey)).toEqual([foreignFunction]);
+      expect(await listFunctions(foreignAssistant.id, foreignApi)).toEqual([foreignFunction]);
       expect(await listFunctions()).toEqual([ownFunction]);
     });
   });
 
   describe('authentication', () => {
     it('answers 401 on every route without a key or with an unknown one, changing nothing', async () => {
-      const created = await createFunction();
+      const created = await createOrdersFunction();
       for (const send of routes(assistantId, created.id)) {
-        for (const key of [undefined, UNKNOWN_KEY]) {
-          const response = await send(key).expect(401);
-          expect(response.body).toEqual(UNAUTHORIZED);
+        for (const key of [null, UNKNOWN_KEY]) {
+          expect(errorOf(await send(t.api(key)), 401)).toEqual(UNAUTHORIZED);
         }
       }
       expect(await listFunctions()).toEqual([created]);
     });
 
     it('answers 403 on every route to a public or an organization key, changing nothing', async () => {
-      const created = await createFunction();
-      const publicKey = (await t.http.post('/api/cloud/api-keys').set(bearer(PRIVATE_KEY)).send({ name: 'Widget' }).expect(201)).body.apiKey.value;
+      const created = await createOrdersFunction();
+      const { value: publicKey } = await createPublicKey(api, 'Widget');
       for (const send of routes(assistantId, created.id)) {
-        for (const key of [publicKey, ORGANIZATION_KEY]) {
-          const response = await send(key).expect(403);
-          expect(response.body).toEqual({ error: 'Forbidden', message: expect.stringContaining('accepts PRIVATE keys') });
+        for (const key of [publicKey!, ORGANIZATION_KEY]) {
+          expect(errorOf(await send(t.api(key)), 403)).toEqual({ error: 'Forbidden', message: expect.stringContaining('accepts PRIVATE keys') });
         }
       }
       expect(await listFunctions()).toEqual([created]);

@@ -1,24 +1,31 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
-import { ASSISTANTS, createAssistant } from '../support/assistants.js';
+import { type Api, bodyOf, type Schemas } from '../support/api.js';
 import { DatabaseSnapshots } from '../support/fuzz/snapshot.js';
+import { createAssistant, createTask } from '../support/resources.js';
 import { functionBody } from '../support/secret-fixtures.js';
-import { bearer, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
+const ASSISTANTS = '/api/cloud/assistants';
 const TASKS = '/api/cloud/tasks';
+const TASK = '/api/cloud/tasks/{taskId}';
 const badRequest = (message: string) => ({ error: 'Bad Request', message });
-const task = (schedule: Record<string, unknown>) => ({ title: 'Digest', message: 'Summarise', schedule: { start: '2099-01-01T09:00:00', timeZone: 'UTC', ...schedule } });
+const DIGEST = { title: 'Digest', message: 'Summarise' };
+const SCHEDULE = { start: '2099-01-01T09:00:00', timeZone: 'UTC' };
+const task = (schedule: Record<string, unknown>) => ({ ...DIGEST, schedule: { ...SCHEDULE, ...schedule } });
 const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const NOT_A_CURSOR = badRequest('cursor is not a cursor from a Link header of this list');
 
 /** Issue 13, items 4, 5, 6, 7, 9 and 11: input shaped to crash, stall or fill the service, or to store what it cannot serve. */
 describe('Hostile shapes', () => {
   let t: TestApp;
+  let api: Api;
   let snapshots: DatabaseSnapshots;
 
   beforeAll(async () => {
     t = await startTestApp();
+    api = t.api();
   });
   afterAll(() => t.close());
   beforeEach(async () => {
@@ -26,8 +33,9 @@ describe('Hostile shapes', () => {
     snapshots = await DatabaseSnapshots.of(t.app.get(DataSource));
   });
 
+  /** Sends `body` as JSON text, raw: most bodies here are shaped to break the schema. */
   const send = (method: 'post' | 'put' | 'patch', path: string, body: unknown) =>
-    t.http[method](path).set(bearer(PRIVATE_KEY)).set('Content-Type', 'application/json').send(typeof body === 'string' ? body : JSON.stringify(body));
+    t.as(PRIVATE_KEY)[method](path).set('Content-Type', 'application/json').send(typeof body === 'string' ? body : JSON.stringify(body));
 
   /** Answered with exactly this, and nothing written. */
   const refused = async (request: () => PromiseLike<{ status: number; body: unknown }>, body: unknown) => {
@@ -37,10 +45,16 @@ describe('Hostile shapes', () => {
     expect(await snapshots.whole()).toEqual(before);
   };
 
+  /** A digest task, its schedule changed by `schedule`, created through the typed client. */
+  const createDigest = (schedule: Partial<Schemas['ScheduleInput']> = {}) => createTask(api, { ...DIGEST, schedule: { ...SCHEDULE, ...schedule } });
+
+  const patchSchedule = async (taskId: string, schedule: Schemas['UpdateScheduleInput']) =>
+    bodyOf(await api.PATCH(TASK, { params: { path: { taskId } }, body: { schedule } }), 200).task;
+
   /** Every list of the workspace, and each of its tasks, still answers 200. */
   const everyReadAnswers = async () => {
-    const { body } = await t.http.get(TASKS).set(bearer(PRIVATE_KEY)).expect(200);
-    for (const { id } of body.tasks) await t.http.get(`${TASKS}/${id}`).set(bearer(PRIVATE_KEY)).expect(200);
+    const { tasks } = bodyOf(await api.GET(TASKS), 200);
+    for (const { id } of tasks) bodyOf(await api.GET(TASK, { params: { path: { taskId: id } } }), 200);
   };
 
   describe('item 9: a list of objects refuses an item that is not an object, by its index', () => {
@@ -48,8 +62,8 @@ describe('Hostile shapes', () => {
     let assistantId: string;
 
     beforeEach(async () => {
-      taskId = (await send('post', TASKS, task({})).expect(201)).body.task.id;
-      assistantId = (await createAssistant(t.http)).id;
+      taskId = (await createDigest()).id;
+      assistantId = (await createAssistant(api)).id;
     });
 
     it.each([
@@ -70,7 +84,7 @@ describe('Hostile shapes', () => {
       [[{ role: 'ASSISTANT', content: 'Hi' }, [{ role: 'ASSISTANT', content: 'Hi' }]], 'initialMessages[1] must be an object'],
     ])('initialMessages %j: 400 naming the item', async (initialMessages, message) => {
       await refused(() => send('put', `${ASSISTANTS}/${assistantId}/initial-messages`, { initialMessages }), badRequest(message));
-      await t.http.get(`${ASSISTANTS}/${assistantId}/initial-messages`).set(bearer(PRIVATE_KEY)).expect(200);
+      bodyOf(await api.GET('/api/cloud/assistants/{assistantId}/initial-messages', { params: { path: { assistantId } } }), 200);
     });
 
     it.each([
@@ -102,8 +116,7 @@ describe('Hostile shapes', () => {
 
     it('brackets inside strings are text, not nesting', async () => {
       const name = `${'[{'.repeat(100)}\\"]`;
-      const response = await send('post', ASSISTANTS, { name, provider: 'OPENAI' }).expect(201);
-      expect(response.body.assistant.name).toBe(name);
+      expect((await createAssistant(api, { name })).name).toBe(name);
     });
 
     it.each([
@@ -116,18 +129,18 @@ describe('Hostile shapes', () => {
       ['an object', { createdAt: '2026-01-01T00:00:00.000Z', id: '00000000-0000-4000-8000-000000000000' }],
       ['nested arrays', [['2026-01-01T00:00:00.000Z'], ['00000000-0000-4000-8000-000000000000']]],
     ])('a forged cursor naming %s: 400 on every list', async (_case, position) => {
-      const assistantId = (await createAssistant(t.http)).id;
+      const assistantId = (await createAssistant(api)).id;
       const lists = ['/api/cloud/api-keys', ASSISTANTS, TASKS, ...['tools', 'mcp-servers', 'functions'].map((list) => `${ASSISTANTS}/${assistantId}/${list}`)];
       for (const list of lists) {
-        const response = await t.http.get(`${list}?cursor=${cursorOf(position)}`).set(bearer(PRIVATE_KEY));
+        const response = await t.as(PRIVATE_KEY).get(`${list}?cursor=${cursorOf(position)}`);
         expect({ list, status: response.status, body: response.body }).toEqual({ list, status: 400, body: NOT_A_CURSOR });
       }
     });
 
     it('a cursor naming a real position from 1970 on still pages', async () => {
-      await send('post', TASKS, task({})).expect(201);
-      const response = await t.http.get(`${TASKS}?cursor=${cursorOf(['1970-01-01T00:00:00.000Z', '00000000-0000-4000-8000-000000000000'])}`).set(bearer(PRIVATE_KEY)).expect(200);
-      expect(response.body.tasks).toHaveLength(1);
+      await createDigest();
+      const cursor = cursorOf(['1970-01-01T00:00:00.000Z', '00000000-0000-4000-8000-000000000000']);
+      expect(bodyOf(await api.GET(TASKS, { params: { query: { cursor } } }), 200).tasks).toHaveLength(1);
     });
   });
 
@@ -141,11 +154,11 @@ describe('Hostile shapes', () => {
     });
 
     it('the last start accepted, in the zone furthest behind UTC, runs at an instant RFC 3339 can write; past 9999 there is no run', async () => {
-      const once = (await send('post', TASKS, task({ start: '9998-12-31T23:59:59', timeZone: 'Etc/GMT+12' })).expect(201)).body.task;
+      const once = await createDigest({ start: '9998-12-31T23:59:59', timeZone: 'Etc/GMT+12' });
       expect(once.nextRunAt).toBe('9999-01-01T11:59:59.000Z');
-      const yearly = (await send('patch', `${TASKS}/${once.id}`, { schedule: { start: '9998-01-01T00:00:00', recurrenceRules: [{ frequency: 'yearly' }] } }).expect(200)).body.task;
+      const yearly = await patchSchedule(once.id, { start: '9998-01-01T00:00:00', recurrenceRules: [{ frequency: 'yearly' }] });
       expect(yearly.nextRunAt).toBe('9998-01-01T12:00:00.000Z');
-      const first = (await send('post', TASKS, task({ start: '1970-01-01T00:00:00', timeZone: 'Pacific/Kiritimati', recurrenceRules: [{ frequency: 'monthly' }] })).expect(201)).body.task;
+      const first = await createDigest({ start: '1970-01-01T00:00:00', timeZone: 'Pacific/Kiritimati', recurrenceRules: [{ frequency: 'monthly' }] });
       expect(first.nextRunAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       await everyReadAnswers();
     });
@@ -159,19 +172,19 @@ describe('Hostile shapes', () => {
       ['asia/kolkata', 'Asia/Kolkata'],
       ['etc/utc', 'Etc/UTC'],
     ])('%s is stored and returned as %s, on create and on update', async (spelling, canonical) => {
-      const created = (await send('post', TASKS, task({ timeZone: spelling })).expect(201)).body.task;
+      const created = await createDigest({ timeZone: spelling });
       expect(created.schedule.timeZone).toBe(canonical);
       const [{ schedule_time_zone: stored }] = await t.app.get(DataSource).query(`SELECT schedule_time_zone FROM tasks WHERE id = $1`, [created.id]);
       expect(stored).toBe(canonical);
-      await send('patch', `${TASKS}/${created.id}`, { schedule: { timeZone: 'UTC' } }).expect(200);
-      const updated = (await send('patch', `${TASKS}/${created.id}`, { schedule: { timeZone: spelling } }).expect(200)).body.task;
+      await patchSchedule(created.id, { timeZone: 'UTC' });
+      const updated = await patchSchedule(created.id, { timeZone: spelling });
       expect(updated.schedule.timeZone).toBe(canonical);
     });
 
     it('a row stored in another spelling (before this was done) still gets its nextRunAt', async () => {
-      const created = (await send('post', TASKS, task({ timeZone: 'Europe/Berlin', recurrenceRules: [{ frequency: 'daily' }] })).expect(201)).body.task;
+      const created = await createDigest({ timeZone: 'Europe/Berlin', recurrenceRules: [{ frequency: 'daily' }] });
       await t.app.get(DataSource).query(`UPDATE tasks SET schedule_time_zone = 'eUrOpE/bErLiN' WHERE id = $1`, [created.id]);
-      const read = (await t.http.get(`${TASKS}/${created.id}`).set(bearer(PRIVATE_KEY)).expect(200)).body.task;
+      const read = bodyOf(await api.GET(TASK, { params: { path: { taskId: created.id } } }), 200).task;
       expect(read.nextRunAt).toBe(created.nextRunAt);
     });
   });
@@ -180,12 +193,12 @@ describe('Hostile shapes', () => {
     it('12 assistants with 256 KB instructions come in pages of about 1 MiB, every one of them once, in order', async () => {
       const instructions = 'x'.repeat(256_000);
       const created: string[] = [];
-      for (let i = 0; i < 12; i++) created.push((await send('post', ASSISTANTS, { name: `Long ${i}`, provider: 'OPENAI', instructions }).expect(201)).body.assistant.id);
+      for (let i = 0; i < 12; i++) created.push((await createAssistant(api, { name: `Long ${i}`, instructions })).id);
       const seen: string[] = [];
       let url: string | undefined = `${ASSISTANTS}?limit=1000`;
       let pages = 0;
       while (url !== undefined) {
-        const response: Response = await t.http.get(url).set(bearer(PRIVATE_KEY)).expect(200);
+        const response: Response = await t.as(PRIVATE_KEY).get(url).expect(200);
         expect(response.text.length).toBeLessThan(1.5 * 1024 * 1024);
         seen.push(...response.body.assistants.map(({ id }: { id: string }) => id));
         url = /^<([^>]+)>; rel="next"$/.exec(response.headers.link ?? '')?.[1];
@@ -197,15 +210,15 @@ describe('Hostile shapes', () => {
 
     it('below the budget, limit still ends a page', async () => {
       const instructions = 'x'.repeat(256_000);
-      for (let i = 0; i < 6; i++) await send('post', ASSISTANTS, { name: `Long ${i}`, provider: 'OPENAI', instructions }).expect(201);
-      const first = await t.http.get(`${ASSISTANTS}?limit=2`).set(bearer(PRIVATE_KEY)).expect(200);
-      expect(first.body.assistants).toHaveLength(2);
-      expect(first.headers.link).toMatch(/rel="next"$/);
+      for (let i = 0; i < 6; i++) await createAssistant(api, { name: `Long ${i}`, instructions });
+      const first = await api.GET(ASSISTANTS, { params: { query: { limit: 2 } } });
+      expect(bodyOf(first, 200).assistants).toHaveLength(2);
+      expect(first.response.headers.get('link')).toMatch(/rel="next"$/);
     });
   });
 
   describe('item 5: an openapiSpec whose $refs would stall the validator', () => {
-    const handler = { type: 'REQUEST', requestHandler: { url: 'https://api.example.com/orders', method: 'POST' } };
+    const handler = { type: 'REQUEST', requestHandler: { url: 'https://api.example.com/orders', method: 'POST' } } as const;
     const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
     const doubling = (levels: number) => {
       const schemas = Object.fromEntries(
@@ -215,7 +228,7 @@ describe('Hostile shapes', () => {
     };
 
     it.each([17, 22])('%i schemas each naming the next twice: 400 naming the limit at once, while /health answers', async (levels) => {
-      const assistantId = (await createAssistant(t.http)).id;
+      const assistantId = (await createAssistant(api)).id;
       const started = Date.now();
       await refused(
         () => send('post', `${ASSISTANTS}/${assistantId}/functions`, { openapiSpec: doubling(levels), handler }),
@@ -225,8 +238,8 @@ describe('Hostile shapes', () => {
     });
 
     it('a document just within the limits is validated off the event loop: /health keeps answering meanwhile', async () => {
-      const assistantId = (await createAssistant(t.http)).id;
-      const creating = send('post', `${ASSISTANTS}/${assistantId}/functions`, { openapiSpec: doubling(12), handler }).then((response) => response);
+      const assistantId = (await createAssistant(api)).id;
+      const creating = api.POST('/api/cloud/assistants/{assistantId}/functions', { params: { path: { assistantId } }, body: { openapiSpec: doubling(12), handler } });
       const healthTimes: number[] = [];
       let done = false;
       void creating.then(() => (done = true));
@@ -235,8 +248,8 @@ describe('Hostile shapes', () => {
         await t.http.get('/health').expect(200);
         healthTimes.push(Date.now() - started);
       }
-      const created = await creating;
-      expect({ status: created.status, body: created.status === 201 ? undefined : created.body }).toEqual({ status: 201, body: undefined });
+      const { response, error } = await creating;
+      expect({ status: response.status, body: response.status === 201 ? undefined : error }).toEqual({ status: 201, body: undefined });
       expect(Math.max(...healthTimes)).toBeLessThan(500);
     });
   });
@@ -246,7 +259,7 @@ describe('Hostile shapes', () => {
     let assistantId: string;
 
     beforeEach(async () => {
-      assistantId = (await createAssistant(t.http)).id;
+      assistantId = (await createAssistant(api)).id;
     });
 
     it.each([
@@ -265,7 +278,7 @@ describe('Hostile shapes', () => {
 
     it('a top-level field or a query parameter named so: 400', async () => {
       await refused(() => send('patch', `${ASSISTANTS}/${assistantId}`, '{"__proto__":{"name":"x"}}'), badRequest(`__proto__: ${INHERITED}`));
-      const listed = await t.http.get(`${TASKS}?__proto__=1`).set(bearer(PRIVATE_KEY)).expect(400);
+      const listed = await t.as(PRIVATE_KEY).get(`${TASKS}?__proto__=1`).expect(400);
       expect(listed.body).toEqual(badRequest(`__proto__: ${INHERITED}`));
     });
   });
@@ -277,7 +290,7 @@ describe('Hostile shapes', () => {
       ['{"a b":"c"}', 'has an invalid header name: "a b"'],
       ['{"a":"b","A":"c"}', 'names the header A more than once (header names are case-insensitive)'],
     ])('%s: 400, nothing stored', async (headers, problem) => {
-      const assistantId = (await createAssistant(t.http)).id;
+      const assistantId = (await createAssistant(api)).id;
       await refused(() => send('post', `${ASSISTANTS}/${assistantId}/functions`, functionBody(headers)), badRequest(`handler.requestHandler.headers ${problem}`));
     });
   });

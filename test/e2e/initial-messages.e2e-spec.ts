@@ -1,29 +1,20 @@
-import { ASSISTANTS, countRows, createAssistant, UNAUTHORIZED, UNKNOWN_ID, UNKNOWN_KEY } from '../support/assistants.js';
-import {
-  bearer,
-  ISO_UTC,
-  ORGANIZATION_KEY,
-  PRIVATE_KEY,
-  seedSecondWorkspace,
-  startTestApp,
-  type TestApp,
-  UUID,
-} from '../support/test-app.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { type Api, bodyOf, errorOf, type Schemas } from '../support/api.js';
+import { countRows } from '../support/database-rows.js';
+import { ISO_UTC, UNAUTHORIZED, UUID } from '../support/expected.js';
+import { createAssistant, createPublicKey, secondWorkspaceApi } from '../support/resources.js';
+import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { UNKNOWN_ID, UNKNOWN_KEY } from '../support/unknown.js';
+
+const INITIAL_MESSAGES = '/api/cloud/assistants/{assistantId}/initial-messages';
+const messagesPath = (assistantId: string) => `/api/cloud/assistants/${assistantId}/initial-messages`;
 
 const NOT_FOUND = { error: 'Not Found', message: 'Assistant not found' };
 
-interface InitialMessageBody {
-  id: string;
-  role: string;
-  content: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-const messagesPath = (assistantId: string) => `${ASSISTANTS}/${assistantId}/initial-messages`;
+type Item = Schemas['InitialMessageInput'];
 
 /** What the service answers for each message sent: every field, the sent role and content. */
-const stored = (items: { role: string; content: string }[]) =>
+const stored = (items: Item[]) =>
   items.map(({ role, content }) => ({
     id: expect.stringMatching(UUID),
     role,
@@ -32,38 +23,40 @@ const stored = (items: { role: string; content: string }[]) =>
     updatedAt: expect.stringMatching(ISO_UTC),
   }));
 
-const assistantSays = (...contents: string[]) => contents.map((content) => ({ role: 'ASSISTANT', content }));
+const assistantSays = (...contents: string[]): Item[] => contents.map((content) => ({ role: 'ASSISTANT', content }));
+
+const at = (assistantId: string) => ({ params: { path: { assistantId } } });
 
 describe('Initial messages', () => {
   let t: TestApp;
+  let api: Api;
   let assistantId: string;
 
   beforeAll(async () => {
     t = await startTestApp();
+    api = t.api();
   });
   afterAll(() => t.close());
   beforeEach(async () => {
     await t.reset();
-    assistantId = (await createAssistant(t.http)).id;
+    assistantId = (await createAssistant(api)).id;
   });
 
-  const put = (id: string, body: unknown, key = PRIVATE_KEY) => t.http.put(messagesPath(id)).set(bearer(key)).send(body as object);
+  const put = (id: string, initialMessages: Item[], client = api) => client.PUT(INITIAL_MESSAGES, { ...at(id), body: { initialMessages } });
 
-  const getMessages = async (id = assistantId, key = PRIVATE_KEY) =>
-    (await t.http.get(messagesPath(id)).set(bearer(key)).expect(200)).body.initialMessages as InitialMessageBody[];
+  const getMessages = async (id = assistantId, client = api) => bodyOf(await client.GET(INITIAL_MESSAGES, at(id)), 200).initialMessages;
 
-  const replace = async (items: { role: string; content: string }[], id = assistantId, key = PRIVATE_KEY) =>
-    (await put(id, { initialMessages: items }, key).expect(200)).body.initialMessages as InitialMessageBody[];
+  const replace = async (items: Item[], id = assistantId, client = api) => bodyOf(await put(id, items, client), 200).initialMessages;
 
   describe('GET /assistants/{assistantId}/initial-messages', () => {
     it('answers an empty list for an assistant that has none', async () => {
-      const response = await t.http.get(messagesPath(assistantId)).set(bearer(PRIVATE_KEY)).expect(200);
-      expect(response.headers['content-type']).toMatch(/^application\/json/);
-      expect(response.body).toEqual({ initialMessages: [] });
+      const answer = await api.GET(INITIAL_MESSAGES, at(assistantId));
+      expect(answer.response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(bodyOf(answer, 200)).toEqual({ initialMessages: [] });
     });
 
     it('returns only that assistant’s messages', async () => {
-      const other = await createAssistant(t.http, { name: 'Other' });
+      const other = await createAssistant(api, { name: 'Other' });
       const mine = await replace(assistantSays('Mine'));
       const theirs = await replace(assistantSays('Theirs', 'Also theirs'), other.id);
       expect(await getMessages()).toEqual(mine);
@@ -74,13 +67,14 @@ describe('Initial messages', () => {
   describe('PUT /assistants/{assistantId}/initial-messages', () => {
     it('stores the list and returns it with every field, in the order sent; GET returns the same', async () => {
       const items = assistantSays('Hello!', 'I can track orders.', 'Ask me anything.');
-      const response = await put(assistantId, { initialMessages: items }).expect(200);
+      const answer = await put(assistantId, items);
+      const replaced = bodyOf(answer, 200);
 
-      expect(response.headers['content-type']).toMatch(/^application\/json/);
-      expect(response.body).toEqual({ initialMessages: stored(items) });
-      const ids = response.body.initialMessages.map((message: InitialMessageBody) => message.id);
+      expect(answer.response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(replaced).toEqual({ initialMessages: stored(items) });
+      const ids = replaced.initialMessages.map((message) => message.id);
       expect(new Set(ids).size).toBe(3);
-      expect(await getMessages()).toEqual(response.body.initialMessages);
+      expect(await getMessages()).toEqual(replaced.initialMessages);
       expect(await countRows(t, 'initial_messages')).toBe(3);
     });
 
@@ -103,14 +97,13 @@ describe('Initial messages', () => {
 
     it('deletes every message when sent []', async () => {
       await replace(assistantSays('one', 'two'));
-      const response = await put(assistantId, { initialMessages: [] }).expect(200);
-      expect(response.body).toEqual({ initialMessages: [] });
+      expect(bodyOf(await put(assistantId, []), 200)).toEqual({ initialMessages: [] });
       expect(await getMessages()).toEqual([]);
       expect(await countRows(t, 'initial_messages')).toBe(0);
     });
 
     it('leaves the other assistants’ messages alone', async () => {
-      const other = await createAssistant(t.http, { name: 'Other' });
+      const other = await createAssistant(api, { name: 'Other' });
       const theirs = await replace(assistantSays('Theirs'), other.id);
       await replace(assistantSays('Mine'));
       await replace([]);
@@ -139,7 +132,7 @@ describe('Initial messages', () => {
 
     describe('validation', () => {
       const before = assistantSays('kept one', 'kept two');
-      const ok = { role: 'ASSISTANT', content: 'fine' };
+      const ok = { role: 'ASSISTANT', content: 'fine' } as const;
 
       it.each<[string, unknown, string]>([
         ['initialMessages missing', {}, 'initialMessages must be an array'],
@@ -187,16 +180,15 @@ describe('Initial messages', () => {
         ['a bare array', [ok], 'The request body must be a JSON object, not an array'],
       ])('refuses %s (400) and leaves the stored list unchanged', async (_case, body, message) => {
         const kept = await replace(before);
-        const response = await put(assistantId, body).expect(400);
+        const response = await t.as(PRIVATE_KEY).put(messagesPath(assistantId)).send(body as object).expect(400);
         expect(response.body).toEqual({ error: 'Bad Request', message });
         expect(await getMessages()).toEqual(kept);
       });
 
       it('refuses the whole list when only its last item is bad', async () => {
         const kept = await replace(before);
-        const items = [...assistantSays('a', 'b', 'c', 'd'), { role: 'ASSISTANT', content: 'x'.repeat(32_001) }];
-        const response = await put(assistantId, { initialMessages: items }).expect(400);
-        expect(response.body).toEqual({
+        const items = [...assistantSays('a', 'b', 'c', 'd'), { role: 'ASSISTANT', content: 'x'.repeat(32_001) } as const];
+        expect(errorOf(await put(assistantId, items), 400)).toEqual({
           error: 'Bad Request',
           message: 'initialMessages[4].content must be shorter than or equal to 32000 characters',
         });
@@ -207,7 +199,7 @@ describe('Initial messages', () => {
       it('names every bad item in one answer', async () => {
         const kept = await replace(before);
         const items = [ok, { role: 'USER', content: 'x' }, ok, { role: 'ASSISTANT', content: '' }];
-        const response = await put(assistantId, { initialMessages: items }).expect(400);
+        const response = await t.as(PRIVATE_KEY).put(messagesPath(assistantId)).send({ initialMessages: items }).expect(400);
         expect(response.body).toEqual({
           error: 'Bad Request',
           message:
@@ -218,21 +210,16 @@ describe('Initial messages', () => {
 
       it('refuses a non-JSON body (415) and malformed JSON (400), leaving the list unchanged', async () => {
         const kept = await replace(before);
-        const form = await t.http.put(messagesPath(assistantId)).set(bearer(PRIVATE_KEY)).type('form').send('initialMessages=x').expect(415);
+        const raw = t.as(PRIVATE_KEY);
+        const form = await raw.put(messagesPath(assistantId)).type('form').send('initialMessages=x').expect(415);
         expect(form.body).toEqual({ error: 'Unsupported Media Type', message: expect.stringContaining('application/json') });
-        const text = await t.http
+        const text = await raw
           .put(messagesPath(assistantId))
-          .set(bearer(PRIVATE_KEY))
           .set('Content-Type', 'text/plain')
           .send(JSON.stringify({ initialMessages: [] }))
           .expect(415);
         expect(text.body).toEqual({ error: 'Unsupported Media Type', message: expect.stringContaining('application/json') });
-        const malformed = await t.http
-          .put(messagesPath(assistantId))
-          .set(bearer(PRIVATE_KEY))
-          .set('Content-Type', 'application/json')
-          .send('{"initialMessages": [')
-          .expect(400);
+        const malformed = await raw.put(messagesPath(assistantId)).set('Content-Type', 'application/json').send('{"initialMessages": [').expect(400);
         expect(malformed.body).toEqual({ error: 'Bad Request', message: expect.any(String) });
         expect(await getMessages()).toEqual(kept);
       });
@@ -242,17 +229,16 @@ describe('Initial messages', () => {
       await replace(assistantSays('before'));
       const lists = Array.from({ length: 20 }, (_, i) => assistantSays(...Array.from({ length: i + 1 }, (_, n) => `${i}-${n}`)));
 
-      const responses = await Promise.all(lists.map((items) => put(assistantId, { initialMessages: items })));
+      const answers = await Promise.all(lists.map((items) => put(assistantId, items)));
 
-      responses.forEach((response, i) => {
-        expect(response.status).toBe(200);
-        expect(response.body).toEqual({ initialMessages: stored(lists[i]) });
+      answers.forEach((answer, i) => {
+        expect(bodyOf(answer, 200)).toEqual({ initialMessages: stored(lists[i]) });
       });
       const final = await getMessages();
       expect(final.length).toBeGreaterThan(0);
       const winner = Number(final[0]?.content.split('-')[0]);
       expect(final.map(({ content }) => content)).toEqual(lists[winner].map(({ content }) => content));
-      expect(final).toEqual(responses[winner].body.initialMessages);
+      expect(final).toEqual(answers[winner].data!.initialMessages);
       expect(await countRows(t, 'initial_messages')).toBe(winner + 1);
     });
 
@@ -260,60 +246,56 @@ describe('Initial messages', () => {
       ['an unknown id', UNKNOWN_ID],
       ['a non-UUID id', 'not-a-uuid'],
     ])('answers 404 for %s on GET and PUT, and writes nothing', async (_case, id) => {
-      expect((await t.http.get(messagesPath(id)).set(bearer(PRIVATE_KEY)).expect(404)).body).toEqual(NOT_FOUND);
-      expect((await put(id, { initialMessages: assistantSays('x') }).expect(404)).body).toEqual(NOT_FOUND);
+      expect(errorOf(await api.GET(INITIAL_MESSAGES, at(id)), 404)).toEqual(NOT_FOUND);
+      expect(errorOf(await put(id, assistantSays('x')), 404)).toEqual(NOT_FOUND);
       expect(await countRows(t, 'initial_messages')).toBe(0);
     });
 
     it('answers 404 for an assistant that was deleted', async () => {
       await replace(assistantSays('x'));
-      await t.http.delete(`${ASSISTANTS}/${assistantId}`).set(bearer(PRIVATE_KEY)).expect(200);
-      expect((await t.http.get(messagesPath(assistantId)).set(bearer(PRIVATE_KEY)).expect(404)).body).toEqual(NOT_FOUND);
-      expect((await put(assistantId, { initialMessages: assistantSays('y') }).expect(404)).body).toEqual(NOT_FOUND);
+      bodyOf(await api.DELETE('/api/cloud/assistants/{assistantId}', at(assistantId)), 200);
+      expect(errorOf(await api.GET(INITIAL_MESSAGES, at(assistantId)), 404)).toEqual(NOT_FOUND);
+      expect(errorOf(await put(assistantId, assistantSays('y')), 404)).toEqual(NOT_FOUND);
       expect(await countRows(t, 'initial_messages')).toBe(0);
     });
 
     it('answers 404 for an assistant of another workspace, on GET and PUT, and writes nothing', async () => {
-      const { privateKey: otherKey } = await seedSecondWorkspace(t.http);
-      const theirs = await createAssistant(t.http, { name: 'Theirs' }, otherKey);
-      const theirMessages = await replace(assistantSays('Their greeting'), theirs.id, otherKey);
+      const other = await secondWorkspaceApi(t);
+      const theirs = await createAssistant(other, { name: 'Theirs' });
+      const theirMessages = await replace(assistantSays('Their greeting'), theirs.id, other);
       const mine = await replace(assistantSays('My greeting'));
 
-      expect((await t.http.get(messagesPath(theirs.id)).set(bearer(PRIVATE_KEY)).expect(404)).body).toEqual(NOT_FOUND);
-      expect((await put(theirs.id, { initialMessages: assistantSays('Hijacked') }).expect(404)).body).toEqual(NOT_FOUND);
-      expect((await put(theirs.id, { initialMessages: [] }).expect(404)).body).toEqual(NOT_FOUND);
-      expect((await put(assistantId, { initialMessages: [] }, otherKey).expect(404)).body).toEqual(NOT_FOUND);
+      expect(errorOf(await api.GET(INITIAL_MESSAGES, at(theirs.id)), 404)).toEqual(NOT_FOUND);
+      expect(errorOf(await put(theirs.id, assistantSays('Hijacked')), 404)).toEqual(NOT_FOUND);
+      expect(errorOf(await put(theirs.id, []), 404)).toEqual(NOT_FOUND);
+      expect(errorOf(await put(assistantId, [], other), 404)).toEqual(NOT_FOUND);
 
-      expect(await getMessages(theirs.id, otherKey)).toEqual(theirMessages);
+      expect(await getMessages(theirs.id, other)).toEqual(theirMessages);
       expect(await getMessages()).toEqual(mine);
     });
   });
 
   describe('authentication and authorization', () => {
-    const createPublicKey = async () =>
-      (await t.http.post('/api/cloud/api-keys').set(bearer(PRIVATE_KEY)).send({ name: 'Website widget' }).expect(201)).body.apiKey
-        .value as string;
-
     it('answers 401 on GET and PUT without a key or with an unknown one, and writes nothing', async () => {
       const kept = await replace(assistantSays('kept'));
-      for (const headers of [{}, bearer(UNKNOWN_KEY), { Authorization: `Basic ${PRIVATE_KEY}` }]) {
-        expect((await t.http.get(messagesPath(assistantId)).set(headers).expect(401)).body).toEqual(UNAUTHORIZED);
-        const response = await t.http.put(messagesPath(assistantId)).set(headers).send({ initialMessages: [] }).expect(401);
-        expect(response.body).toEqual(UNAUTHORIZED);
+      const basicScheme = { headers: { Authorization: `Basic ${PRIVATE_KEY}` } };
+      for (const [client, init] of [[t.api(null), {}], [t.api(UNKNOWN_KEY), {}], [t.api(null), basicScheme]] as const) {
+        expect(errorOf(await client.GET(INITIAL_MESSAGES, { ...init, ...at(assistantId) }), 401)).toEqual(UNAUTHORIZED);
+        expect(errorOf(await client.PUT(INITIAL_MESSAGES, { ...init, ...at(assistantId), body: { initialMessages: [] } }), 401)).toEqual(UNAUTHORIZED);
       }
       expect(await getMessages()).toEqual(kept);
     });
 
     it('answers 403 on GET and PUT to a PUBLIC or ORGANIZATION key, and writes nothing', async () => {
       const kept = await replace(assistantSays('kept'));
-      const publicKey = await createPublicKey();
+      const { value: publicKey } = await createPublicKey(api);
       for (const [key, type] of [
-        [publicKey, 'PUBLIC'],
+        [publicKey!, 'PUBLIC'],
         [ORGANIZATION_KEY, 'ORGANIZATION'],
       ]) {
         const forbidden = { error: 'Forbidden', message: `This operation does not accept ${type} API keys; it accepts PRIVATE keys` };
-        expect((await t.http.get(messagesPath(assistantId)).set(bearer(key)).expect(403)).body).toEqual(forbidden);
-        expect((await put(assistantId, { initialMessages: [] }, key).expect(403)).body).toEqual(forbidden);
+        expect(errorOf(await t.api(key).GET(INITIAL_MESSAGES, at(assistantId)), 403)).toEqual(forbidden);
+        expect(errorOf(await put(assistantId, [], t.api(key)), 403)).toEqual(forbidden);
       }
       expect(await getMessages()).toEqual(kept);
     });

@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ASSISTANTS, createAssistant } from '../support/assistants.js';
-import { bearer, ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { OPENAPI_SPEC } from '../support/openapi-documents.js';
+import { createAssistant, createFunction, createPublicKey, createTask } from '../support/resources.js';
+import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+
+const ASSISTANTS = '/api/cloud/assistants';
 
 type Body = Record<string, unknown>;
 type Method = 'post' | 'patch' | 'put' | 'get';
 
-/** What one request sends: a body for writes, a query for reads. */
+/** What one request sends: a body for writes, a query for reads; sent raw, since the tables name routes as data. */
 interface Sent {
   method: Method;
   path: string;
@@ -40,12 +43,7 @@ interface ListLimit {
   tooMany: string;
 }
 
-const OPENAPI_SPEC = JSON.stringify({
-  openapi: '3.1.0',
-  info: { title: 'Minimal', version: '1' },
-  paths: { '/ping': { get: { responses: { '200': { description: 'pong' } } } } },
-});
-const HANDLER = { url: 'https://hooks.example.com/run', method: 'POST' };
+const HANDLER = { url: 'https://hooks.example.com/run', method: 'POST' } as const;
 const SCHEDULE = { start: '2099-01-01T09:00:00', timeZone: 'UTC' };
 
 const text = (length: number) => 'a'.repeat(length);
@@ -205,19 +203,19 @@ describe('Limits', () => {
   beforeAll(async () => {
     t = await startTestApp();
     await t.reset();
-    const assistant = (await createAssistant(t.http)).id;
-    const created = async (sent: Sent, property: string) => ((await send(sent).expect(201)).body[property] as { id: string }).id;
+    const api = t.api();
+    const assistant = (await createAssistant(api)).id;
     ids = {
       assistant,
-      apiKey: await created(post('/api/cloud/api-keys', { name: 'Widget' }), 'apiKey'),
-      function: await created(post(`${ASSISTANTS}/${assistant}/functions`, { openapiSpec: OPENAPI_SPEC, handler: { type: 'REQUEST', requestHandler: HANDLER } }), 'function'),
-      task: await created(post('/api/cloud/tasks', { title: 't', message: 'm', schedule: SCHEDULE }), 'task'),
+      apiKey: (await createPublicKey(api, 'Widget')).id,
+      function: (await createFunction(api, assistant, { openapiSpec: OPENAPI_SPEC, handler: { type: 'REQUEST', requestHandler: HANDLER } })).id,
+      task: (await createTask(api, { title: 't', message: 'm', schedule: SCHEDULE })).id,
     };
   });
   afterAll(() => t.close());
 
   function send({ method, path, body, query, key = PRIVATE_KEY }: Sent) {
-    const request = t.http[method](path).set(bearer(key));
+    const request = t.as(key)[method](path);
     return method === 'get' ? request.query(query ?? {}) : request.send(body);
   }
 

@@ -1,17 +1,14 @@
-import { ASSISTANTS, countRows, createAssistant, UNAUTHORIZED, UNKNOWN_ID, UNKNOWN_KEY } from '../support/assistants.js';
-import {
-  bearer,
-  ISO_UTC,
-  ORGANIZATION_KEY,
-  PRIVATE_KEY,
-  seedSecondWorkspace,
-  startTestApp,
-  type TestApp,
-  UUID,
-} from '../support/test-app.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { type Api, bodyOf, errorOf, type Schemas } from '../support/api.js';
+import { countRows } from '../support/database-rows.js';
+import { ISO_UTC, UNAUTHORIZED, UUID } from '../support/expected.js';
+import { createAssistant, createMcpServer, createPublicKey, createTool, secondWorkspaceApi } from '../support/resources.js';
+import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { UNKNOWN_ID, UNKNOWN_KEY } from '../support/unknown.js';
 
-const serversOf = (assistantId: string) => `${ASSISTANTS}/${assistantId}/mcp-servers`;
-const toolsOf = (assistantId: string) => `${ASSISTANTS}/${assistantId}/tools`;
+const SERVERS = '/api/cloud/assistants/{assistantId}/mcp-servers';
+const SERVER = '/api/cloud/assistants/{assistantId}/mcp-servers/{mcpServerId}';
+const serversOf = (assistantId: string) => `/api/cloud/assistants/${assistantId}/mcp-servers`;
 
 const SSE_URL = 'https://mcp.example.com/sse';
 const HTTP_URL = 'https://mcp.example.com/mcp';
@@ -31,55 +28,53 @@ const transportBody = (url: string, headers: Record<string, string>) => ({
   updatedAt: expect.stringMatching(ISO_UTC),
 });
 
+const at = (assistantId: string, mcpServerId: string) => ({ params: { path: { assistantId, mcpServerId } } });
+
+/** GET or DELETE of one server, by `client`. */
+const oneServer = (client: Api, method: 'get' | 'delete', assistantId: string, mcpServerId: string) =>
+  method === 'get' ? client.GET(SERVER, at(assistantId, mcpServerId)) : client.DELETE(SERVER, at(assistantId, mcpServerId));
+
 describe('MCP servers', () => {
   let t: TestApp;
+  let api: Api;
   let assistantId: string;
 
   beforeAll(async () => {
     t = await startTestApp();
+    api = t.api();
   });
   afterAll(() => t.close());
   beforeEach(async () => {
     await t.reset();
-    assistantId = (await createAssistant(t.http)).id;
+    assistantId = (await createAssistant(api)).id;
   });
 
-  const createServer = async (body: Record<string, unknown> = { transportType: 'SSE', sseTransport: { url: SSE_URL } }, owner = assistantId, key = PRIVATE_KEY) =>
-    (await t.http.post(serversOf(owner)).set(bearer(key)).send(body).expect(201)).body.mcpServer;
+  const createServer = async (body: Schemas['CreateMcpServerRequest']) =>
+    bodyOf(await api.POST(SERVERS, { params: { path: { assistantId } }, body }), 201).mcpServer;
 
-  const createComputerUseTool = async (mcpServerId: string | null, owner = assistantId) =>
-    (
-      await t.http
-        .post(toolsOf(owner))
-        .set(bearer(PRIVATE_KEY))
-        .send({ type: 'COMPUTER_USE', computerUseTool: { displayWidth: 1024, displayHeight: 768, mcpServerId } })
-        .expect(201)
-    ).body.tool;
+  const createComputerUseTool = (mcpServerId: string | null) =>
+    createTool(api, assistantId, { type: 'COMPUTER_USE', computerUseTool: { displayWidth: 1024, displayHeight: 768, mcpServerId } });
 
-  const listServers = async (owner = assistantId, key = PRIVATE_KEY) =>
-    (await t.http.get(serversOf(owner)).set(bearer(key)).expect(200)).body.mcpServers;
+  const listServers = async (owner = assistantId, client = api) =>
+    bodyOf(await client.GET(SERVERS, { params: { path: { assistantId: owner } } }), 200).mcpServers;
 
-  /** Every route, as functions that send the request with the given key (none when undefined). */
-  const routes = (owner: string, serverId: string) =>
-    [
-      () => t.http.post(serversOf(owner)).send({ transportType: 'SSE', sseTransport: { url: SSE_URL } }),
-      () => t.http.get(serversOf(owner)),
-      () => t.http.get(`${serversOf(owner)}/${serverId}`),
-      () => t.http.delete(`${serversOf(owner)}/${serverId}`),
-    ].map((request) => (key?: string) => (key === undefined ? request() : request().set(bearer(key))));
+  /** Every route, as functions that send the request with the given client. */
+  const routes = (owner: string, serverId: string) => [
+    (client: Api) => client.POST(SERVERS, { params: { path: { assistantId: owner } }, body: { transportType: 'SSE', sseTransport: { url: SSE_URL } } }),
+    (client: Api) => client.GET(SERVERS, { params: { path: { assistantId: owner } } }),
+    (client: Api) => client.GET(SERVER, at(owner, serverId)),
+    (client: Api) => client.DELETE(SERVER, at(owner, serverId)),
+  ];
 
   describe('POST /assistants/{id}/mcp-servers', () => {
     it('creates an SSE server whose transport has an id of its own, headers exactly as sent, and a null httpTransport', async () => {
       const headers = { Authorization: 'Bearer mcp-token', 'X-Tenant-ID': 'Acme Corp', 'x-lower': '  spaced  value\t' };
-      const response = await t.http
-        .post(serversOf(assistantId))
-        .set(bearer(PRIVATE_KEY))
-        .send({ transportType: 'SSE', sseTransport: { url: SSE_URL, headers } })
-        .expect(201);
+      const answer = await api.POST(SERVERS, { params: { path: { assistantId } }, body: { transportType: 'SSE', sseTransport: { url: SSE_URL, headers } } });
+      const created = bodyOf(answer, 201);
 
-      expect(response.headers['content-type']).toMatch(/^application\/json/);
-      expect(Object.keys(response.body)).toEqual(['mcpServer']);
-      const server = response.body.mcpServer;
+      expect(answer.response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(Object.keys(created)).toEqual(['mcpServer']);
+      const server = created.mcpServer;
       expect(server).toEqual({
         id: expect.stringMatching(UUID),
         transportType: 'SSE',
@@ -88,11 +83,10 @@ describe('MCP servers', () => {
         createdAt: expect.stringMatching(ISO_UTC),
         updatedAt: expect.stringMatching(ISO_UTC),
       });
-      expect(server.sseTransport.id).not.toBe(server.id);
-      expect(Object.keys(server.sseTransport.headers)).toEqual(['Authorization', 'X-Tenant-ID', 'x-lower']);
+      expect(server.sseTransport!.id).not.toBe(server.id);
+      expect(Object.keys(server.sseTransport!.headers)).toEqual(['Authorization', 'X-Tenant-ID', 'x-lower']);
 
-      const fetched = await t.http.get(`${serversOf(assistantId)}/${server.id}`).set(bearer(PRIVATE_KEY)).expect(200);
-      expect(fetched.body).toEqual({ mcpServer: server });
+      expect(bodyOf(await api.GET(SERVER, at(assistantId, server.id)), 200)).toEqual({ mcpServer: server });
     });
 
     it('creates an HTTP server with headers defaulting to {} and a null sseTransport', async () => {
@@ -105,14 +99,14 @@ describe('MCP servers', () => {
         createdAt: expect.stringMatching(ISO_UTC),
         updatedAt: expect.stringMatching(ISO_UTC),
       });
-      expect(server.httpTransport.id).not.toBe(server.id);
+      expect(server.httpTransport!.id).not.toBe(server.id);
       expect(await listServers()).toEqual([server]);
     });
 
     it('gives every server and every transport a different id', async () => {
-      const first = await createServer();
-      const second = await createServer();
-      expect(new Set([first.id, first.sseTransport.id, second.id, second.sseTransport.id]).size).toBe(4);
+      const first = await createMcpServer(api, assistantId);
+      const second = await createMcpServer(api, assistantId);
+      expect(new Set([first.id, first.sseTransport!.id, second.id, second.sseTransport!.id]).size).toBe(4);
     });
 
     it('accepts an internal URL without a dot in the host, 50 headers and a value of 8192 characters', async () => {
@@ -169,29 +163,28 @@ describe('MCP servers', () => {
       ['an unknown top-level field', { ...sse({}), name: 'Search' }, 'property name should not exist'],
       ['an unknown field in the transport', sse({ timeoutMs: 1000 }), 'property sseTransport.timeoutMs should not exist'],
     ])('refuses %s (400) and creates nothing', async (_case, body, message) => {
-      const response = await t.http.post(serversOf(assistantId)).set(bearer(PRIVATE_KEY)).send(body).expect(400);
+      const response = await t.as(PRIVATE_KEY).post(serversOf(assistantId)).send(body).expect(400);
       expect(response.body).toEqual({ error: 'Bad Request', message: typeof message === 'string' ? message : expect.stringMatching(message) });
       expect(await countRows(t, 'mcp_servers')).toBe(0);
     });
 
     it('refuses a body that is not JSON (415) and creates nothing', async () => {
-      await t.http.post(serversOf(assistantId)).set(bearer(PRIVATE_KEY)).set('Content-Type', 'text/plain').send('transportType=SSE').expect(415);
+      await t.as(PRIVATE_KEY).post(serversOf(assistantId)).set('Content-Type', 'text/plain').send('transportType=SSE').expect(415);
       expect(await countRows(t, 'mcp_servers')).toBe(0);
     });
   });
 
   describe('GET /assistants/{id}/mcp-servers', () => {
     it('lists nothing for a new assistant', async () => {
-      const response = await t.http.get(serversOf(assistantId)).set(bearer(PRIVATE_KEY)).expect(200);
-      expect(response.body).toEqual({ mcpServers: [] });
+      expect(bodyOf(await api.GET(SERVERS, { params: { path: { assistantId } } }), 200)).toEqual({ mcpServers: [] });
     });
 
     it('lists the assistant’s servers in creation order, and only its own', async () => {
       const first = await createServer({ transportType: 'HTTP', httpTransport: { url: 'https://one.example.com/mcp' } });
       const second = await createServer({ transportType: 'SSE', sseTransport: { url: 'https://two.example.com/sse', headers: { 'X-Key': 'k' } } });
       const third = await createServer({ transportType: 'HTTP', httpTransport: { url: 'https://three.example.com/mcp' } });
-      const other = await createAssistant(t.http, { name: 'Other' });
-      const othersServer = await createServer(undefined, other.id);
+      const other = await createAssistant(api, { name: 'Other' });
+      const othersServer = await createMcpServer(api, other.id);
 
       expect(await listServers()).toEqual([first, second, third]);
       expect(await listServers(other.id)).toEqual([othersServer]);
@@ -203,126 +196,112 @@ describe('MCP servers', () => {
       const kept = await createServer({ transportType: 'HTTP', httpTransport: { url: HTTP_URL } });
       const doomed = await createServer({ transportType: 'SSE', sseTransport: { url: SSE_URL, headers: { Authorization: 'Bearer t' } } });
 
-      const response = await t.http.delete(`${serversOf(assistantId)}/${doomed.id}`).set(bearer(PRIVATE_KEY)).expect(200);
-      expect(response.body).toEqual({ mcpServer: doomed });
+      expect(bodyOf(await api.DELETE(SERVER, at(assistantId, doomed.id)), 200)).toEqual({ mcpServer: doomed });
 
-      const fetched = await t.http.get(`${serversOf(assistantId)}/${doomed.id}`).set(bearer(PRIVATE_KEY)).expect(404);
-      expect(fetched.body).toEqual(NOT_FOUND);
-      const again = await t.http.delete(`${serversOf(assistantId)}/${doomed.id}`).set(bearer(PRIVATE_KEY)).expect(404);
-      expect(again.body).toEqual(NOT_FOUND);
+      expect(errorOf(await api.GET(SERVER, at(assistantId, doomed.id)), 404)).toEqual(NOT_FOUND);
+      expect(errorOf(await api.DELETE(SERVER, at(assistantId, doomed.id)), 404)).toEqual(NOT_FOUND);
       expect(await listServers()).toEqual([kept]);
     });
 
     it('is refused (409) while a computer-use tool names the server, leaving both as they were; allowed once the tool is gone', async () => {
-      const server = await createServer();
+      const server = await createMcpServer(api, assistantId);
       const tool = await createComputerUseTool(server.id);
       expect(tool.computerUseTool.mcpServerId).toBe(server.id);
 
-      const refused = await t.http.delete(`${serversOf(assistantId)}/${server.id}`).set(bearer(PRIVATE_KEY)).expect(409);
-      expect(refused.body).toEqual(IN_USE);
-      const fetched = await t.http.get(`${serversOf(assistantId)}/${server.id}`).set(bearer(PRIVATE_KEY)).expect(200);
-      expect(fetched.body).toEqual({ mcpServer: server });
-      const tools = await t.http.get(toolsOf(assistantId)).set(bearer(PRIVATE_KEY)).expect(200);
-      expect(tools.body.tools).toEqual([tool]);
+      expect(errorOf(await api.DELETE(SERVER, at(assistantId, server.id)), 409)).toEqual(IN_USE);
+      expect(bodyOf(await api.GET(SERVER, at(assistantId, server.id)), 200)).toEqual({ mcpServer: server });
+      const { tools } = bodyOf(await api.GET('/api/cloud/assistants/{assistantId}/tools', { params: { path: { assistantId } } }), 200);
+      expect(tools).toEqual([tool]);
 
-      await t.http.delete(`${toolsOf(assistantId)}/${tool.id}`).set(bearer(PRIVATE_KEY)).expect(200);
-      const deleted = await t.http.delete(`${serversOf(assistantId)}/${server.id}`).set(bearer(PRIVATE_KEY)).expect(200);
-      expect(deleted.body).toEqual({ mcpServer: server });
+      bodyOf(await api.DELETE('/api/cloud/assistants/{assistantId}/tools/{toolId}', { params: { path: { assistantId, toolId: tool.id } } }), 200);
+      expect(bodyOf(await api.DELETE(SERVER, at(assistantId, server.id)), 200)).toEqual({ mcpServer: server });
       expect(await listServers()).toEqual([]);
     });
 
     it('deletes a server that no tool names, even while a tool names another server', async () => {
-      const used = await createServer();
+      const used = await createMcpServer(api, assistantId);
       const unused = await createServer({ transportType: 'HTTP', httpTransport: { url: HTTP_URL } });
       await createComputerUseTool(used.id);
       await createComputerUseTool(null);
 
-      await t.http.delete(`${serversOf(assistantId)}/${unused.id}`).set(bearer(PRIVATE_KEY)).expect(200);
+      bodyOf(await api.DELETE(SERVER, at(assistantId, unused.id)), 200);
       expect(await listServers()).toEqual([used]);
     });
   });
 
   describe('deleting the assistant', () => {
     it('deletes its MCP servers, even one a tool uses, and leaves other assistants’ servers', async () => {
-      const server = await createServer();
+      const server = await createMcpServer(api, assistantId);
       await createServer({ transportType: 'HTTP', httpTransport: { url: HTTP_URL } });
       await createComputerUseTool(server.id);
-      const other = await createAssistant(t.http, { name: 'Other' });
-      const othersServer = await createServer(undefined, other.id);
+      const other = await createAssistant(api, { name: 'Other' });
+      const othersServer = await createMcpServer(api, other.id);
 
-      await t.http.delete(`${ASSISTANTS}/${assistantId}`).set(bearer(PRIVATE_KEY)).expect(200);
+      bodyOf(await api.DELETE('/api/cloud/assistants/{assistantId}', { params: { path: { assistantId } } }), 200);
 
       expect(await countRows(t, 'mcp_servers')).toBe(1);
       expect(await countRows(t, 'tools')).toBe(0);
       expect(await listServers(other.id)).toEqual([othersServer]);
-      const gone = await t.http.get(`${serversOf(assistantId)}/${server.id}`).set(bearer(PRIVATE_KEY)).expect(404);
-      expect(gone.body).toEqual(ASSISTANT_NOT_FOUND);
+      expect(errorOf(await api.GET(SERVER, at(assistantId, server.id)), 404)).toEqual(ASSISTANT_NOT_FOUND);
     });
   });
 
   describe('unknown and foreign ids', () => {
     it.each(['get', 'delete'] as const)('%s answers 404 for an unknown, a non-UUID, or another assistant’s server id', async (method) => {
-      const other = await createAssistant(t.http, { name: 'Other' });
-      const othersServer = await createServer(undefined, other.id);
+      const other = await createAssistant(api, { name: 'Other' });
+      const othersServer = await createMcpServer(api, other.id);
       for (const id of [UNKNOWN_ID, 'not-a-uuid', '12345', othersServer.id]) {
-        const response = await t.http[method](`${serversOf(assistantId)}/${id}`).set(bearer(PRIVATE_KEY)).expect(404);
-        expect(response.body).toEqual(NOT_FOUND);
+        expect(errorOf(await oneServer(api, method, assistantId, id), 404)).toEqual(NOT_FOUND);
       }
       expect(await listServers(other.id)).toEqual([othersServer]);
     });
 
     it('answers 404 Assistant not found on every route for an unknown or non-UUID assistant id', async () => {
-      const server = await createServer();
+      const server = await createMcpServer(api, assistantId);
       for (const owner of [UNKNOWN_ID, 'not-a-uuid']) {
         for (const send of routes(owner, server.id)) {
-          const response = await send(PRIVATE_KEY).expect(404);
-          expect(response.body).toEqual(ASSISTANT_NOT_FOUND);
+          expect(errorOf(await send(api), 404)).toEqual(ASSISTANT_NOT_FOUND);
         }
       }
       expect(await listServers()).toEqual([server]);
     });
 
     it('treats another workspace’s assistant and servers as unknown, and they theirs, creating and deleting nothing', async () => {
-      const second = await seedSecondWorkspace(t.http);
-      const foreignAssistant = await createAssistant(t.http, { name: 'Foreign' }, second.privateKey);
-      const foreignServer = await createServer(undefined, foreignAssistant.id, second.privateKey);
-      const ownServer = await createServer();
+      const foreignApi = await secondWorkspaceApi(t);
+      const foreignAssistant = await createAssistant(foreignApi, { name: 'Foreign' });
+      const foreignServer = await createMcpServer(foreignApi, foreignAssistant.id);
+      const ownServer = await createMcpServer(api, assistantId);
 
       for (const send of routes(foreignAssistant.id, foreignServer.id)) {
-        const response = await send(PRIVATE_KEY).expect(404);
-        expect(response.body).toEqual(ASSISTANT_NOT_FOUND);
+        expect(errorOf(await send(api), 404)).toEqual(ASSISTANT_NOT_FOUND);
       }
       for (const method of ['get', 'delete'] as const) {
-        const mine = await t.http[method](`${serversOf(assistantId)}/${foreignServer.id}`).set(bearer(PRIVATE_KEY)).expect(404);
-        expect(mine.body).toEqual(NOT_FOUND);
-        const theirs = await t.http[method](`${serversOf(foreignAssistant.id)}/${ownServer.id}`).set(bearer(second.privateKey)).expect(404);
-        expect(theirs.body).toEqual(NOT_FOUND);
+        expect(errorOf(await oneServer(api, method, assistantId, foreignServer.id), 404)).toEqual(NOT_FOUND);
+        expect(errorOf(await oneServer(foreignApi, method, foreignAssistant.id, ownServer.id), 404)).toEqual(NOT_FOUND);
       }
 
-      expect(await listServers(foreignAssistant.id, second.privateKey)).toEqual([foreignServer]);
+      expect(await listServers(foreignAssistant.id, foreignApi)).toEqual([foreignServer]);
       expect(await listServers()).toEqual([ownServer]);
     });
   });
 
   describe('authentication', () => {
     it('answers 401 on every route without a key or with an unknown one, changing nothing', async () => {
-      const server = await createServer();
+      const server = await createMcpServer(api, assistantId);
       for (const send of routes(assistantId, server.id)) {
-        for (const key of [undefined, UNKNOWN_KEY]) {
-          const response = await send(key).expect(401);
-          expect(response.body).toEqual(UNAUTHORIZED);
+        for (const key of [null, UNKNOWN_KEY]) {
+          expect(errorOf(await send(t.api(key)), 401)).toEqual(UNAUTHORIZED);
         }
       }
       expect(await listServers()).toEqual([server]);
     });
 
     it('answers 403 on every route to a public or an organization key, changing nothing', async () => {
-      const server = await createServer();
-      const publicKey = (await t.http.post('/api/cloud/api-keys').set(bearer(PRIVATE_KEY)).send({ name: 'Widget' }).expect(201)).body.apiKey.value;
+      const server = await createMcpServer(api, assistantId);
+      const { value: publicKey } = await createPublicKey(api, 'Widget');
       for (const send of routes(assistantId, server.id)) {
-        for (const key of [publicKey, ORGANIZATION_KEY]) {
-          const response = await send(key).expect(403);
-          expect(response.body).toEqual({ error: 'Forbidden', message: expect.stringContaining('accepts PRIVATE keys') });
+        for (const key of [publicKey!, ORGANIZATION_KEY]) {
+          expect(errorOf(await send(t.api(key)), 403)).toEqual({ error: 'Forbidden', message: expect.stringContaining('accepts PRIVATE keys') });
         }
       }
       expect(await listServers()).toEqual([server]);

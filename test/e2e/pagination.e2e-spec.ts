@@ -1,17 +1,11 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
-import { ASSISTANTS, createAssistant } from '../support/assistants.js';
-import {
-  bearer,
-  bootstrapWorkspaceId,
-  ISO_UTC,
-  ORGANIZATION_KEY,
-  PRIVATE_KEY,
-  seedSecondWorkspace,
-  startTestApp,
-  type TestApp,
-  UUID,
-} from '../support/test-app.js';
+import { type Api, bodyOf } from '../support/api.js';
+import { ISO_UTC, UUID } from '../support/expected.js';
+import { bootstrapWorkspaceId, createAssistant, createFunction, createMcpServer, createPublicKey, createTask, createTool, seedSecondWorkspace } from '../support/resources.js';
+import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
+const ASSISTANTS = '/api/cloud/assistants';
 const TASKS = '/api/cloud/tasks';
 const NEXT_LINK = /^<(\/api\/cloud\/[^>]+)>; rel="next"$/;
 const CURSOR = '[A-Za-z0-9_-]+';
@@ -35,20 +29,24 @@ const ids = (items: Listed[]) => items.map(({ id }) => id);
 
 describe('Pagination of every list', () => {
   let t: TestApp;
+  let api: Api;
+  let organization: Api;
   let workspaceId: string;
 
   beforeAll(async () => {
     t = await startTestApp();
+    api = t.api();
+    organization = t.api(ORGANIZATION_KEY);
   });
   afterAll(() => t.close());
   beforeEach(async () => {
     await t.reset();
-    workspaceId = await bootstrapWorkspaceId(t.http);
+    workspaceId = await bootstrapWorkspaceId(organization);
   });
 
-  /** One page of a list: its items (under the body's only property) and the URL its Link header leads to. */
+  /** One page of a list: its items (under the body's only property) and the URL its Link header leads to, followed as given. */
   const getPage = async (url: string, property: string, key = PRIVATE_KEY): Promise<Page> => {
-    const response = await t.http.get(url).set(bearer(key)).expect(200);
+    const response = await t.as(key).get(url).expect(200);
     expect(Object.keys(response.body)).toEqual([property]);
     const link = response.headers.link as string | undefined;
     if (link === undefined) return { items: response.body[property], next: undefined };
@@ -96,18 +94,10 @@ describe('Pagination of every list', () => {
     return rows.map(({ id }) => id);
   };
 
-  const createTask = async (title: string): Promise<string> => {
-    const response = await t.http
-      .post(TASKS)
-      .set(bearer(PRIVATE_KEY))
-      .send({ title, message: 'Created during the walk', schedule: { start: '2030-01-01T09:00:00', timeZone: 'Europe/Berlin' } })
-      .expect(201);
-    return response.body.task.id as string;
-  };
-
   const createTasks = async (titles: string[]): Promise<string[]> => {
     const created: string[] = [];
-    for (const title of titles) created.push(await createTask(title));
+    const schedule = { start: '2030-01-01T09:00:00', timeZone: 'Europe/Berlin' };
+    for (const title of titles) created.push((await createTask(api, { title, message: 'Created during the walk', schedule })).id);
     return created;
   };
 
@@ -196,11 +186,12 @@ describe('Pagination of every list', () => {
 
     it('returns 250 items in one page without a Link with limit=1000', async () => {
       await seedTasks(250);
-      const response = await t.http.get(`${TASKS}?limit=1000`).set(bearer(PRIVATE_KEY)).expect(200);
-      expect(response.headers.link).toBeUndefined();
-      expect(Object.keys(response.body)).toEqual(['tasks']);
-      expect(ids(response.body.tasks)).toEqual(await storedTaskOrder());
-      expect(response.body.tasks).toHaveLength(250);
+      const answer = await api.GET(TASKS, { params: { query: { limit: 1000 } } });
+      const listed = bodyOf(answer, 200);
+      expect(answer.response.headers.get('link')).toBeNull();
+      expect(Object.keys(listed)).toEqual(['tasks']);
+      expect(ids(listed.tasks)).toEqual(await storedTaskOrder());
+      expect(listed.tasks).toHaveLength(250);
     });
 
     it('has no Link when the last page is exactly full', async () => {
@@ -221,11 +212,11 @@ describe('Pagination of every list', () => {
       seed: () => Promise<string>;
     }
 
-    const seedChildren = async (kind: string, body: Record<string, unknown>) => {
-      const assistant = await createAssistant(t.http);
-      const path = `${ASSISTANTS}/${assistant.id}/${kind}`;
-      for (let i = 0; i < 3; i++) await t.http.post(path).set(bearer(PRIVATE_KEY)).send(body).expect(201);
-      return path;
+    /** Three children of a new assistant, made by `create`; returns the path of their list. */
+    const seedChildren = async (kind: string, create: (assistantId: string) => Promise<unknown>) => {
+      const assistant = await createAssistant(api);
+      for (let i = 0; i < 3; i++) await create(assistant.id);
+      return `${ASSISTANTS}/${assistant.id}/${kind}`;
     };
 
     const cases: ListCase[] = [
@@ -238,33 +229,15 @@ describe('Pagination of every list', () => {
           return TASKS;
         },
       },
-      { name: 'tools', property: 'tools', key: PRIVATE_KEY, seed: () => seedChildren('tools', { type: 'WEB_SEARCH' }) },
-      {
-        name: 'mcp-servers',
-        property: 'mcpServers',
-        key: PRIVATE_KEY,
-        seed: () => seedChildren('mcp-servers', { transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse' } }),
-      },
-      {
-        name: 'functions',
-        property: 'functions',
-        key: PRIVATE_KEY,
-        seed: () =>
-          seedChildren('functions', {
-            openapiSpec: JSON.stringify({
-              openapi: '3.1.0',
-              info: { title: 't', version: '1' },
-              paths: { '/x': { post: { responses: { '200': { description: 'ok' } } } } },
-            }),
-            handler: { type: 'REQUEST', requestHandler: { url: 'https://api.example.com/x', method: 'POST' } },
-          }),
-      },
+      { name: 'tools', property: 'tools', key: PRIVATE_KEY, seed: () => seedChildren('tools', (id) => createTool(api, id, { type: 'WEB_SEARCH' })) },
+      { name: 'mcp-servers', property: 'mcpServers', key: PRIVATE_KEY, seed: () => seedChildren('mcp-servers', (id) => createMcpServer(api, id)) },
+      { name: 'functions', property: 'functions', key: PRIVATE_KEY, seed: () => seedChildren('functions', (id) => createFunction(api, id)) },
       {
         name: 'assistants',
         property: 'assistants',
         key: PRIVATE_KEY,
         seed: async () => {
-          for (const name of ['One', 'Two', 'Three']) await createAssistant(t.http, { name });
+          for (const name of ['One', 'Two', 'Three']) await createAssistant(api, { name });
           return ASSISTANTS;
         },
       },
@@ -274,7 +247,7 @@ describe('Pagination of every list', () => {
         key: PRIVATE_KEY,
         seed: async () => {
           // The bootstrap private key plus two public keys.
-          for (const name of ['Widget', 'Mobile']) await t.http.post('/api/cloud/api-keys').set(bearer(PRIVATE_KEY)).send({ name }).expect(201);
+          for (const name of ['Widget', 'Mobile']) await createPublicKey(api, name);
           return '/api/cloud/api-keys';
         },
       },
@@ -284,7 +257,7 @@ describe('Pagination of every list', () => {
         key: ORGANIZATION_KEY,
         seed: async () => {
           // The bootstrap workspace plus two.
-          for (const name of ['Staging', 'Production']) await t.http.post('/api/cloud/workspaces').set(bearer(ORGANIZATION_KEY)).send({ name }).expect(201);
+          for (const name of ['Staging', 'Production']) bodyOf(await organization.POST('/api/cloud/workspaces', { body: { name } }), 201);
           return '/api/cloud/workspaces';
         },
       },
@@ -305,10 +278,10 @@ describe('Pagination of every list', () => {
       expect(second.next).toBeUndefined();
       expect([...first.items, ...second.items]).toEqual(full.items);
 
-      const badLimit = await t.http.get(`${path}?limit=0`).set(bearer(key)).expect(400);
+      const badLimit = await t.as(key).get(`${path}?limit=0`).expect(400);
       expect(badLimit.body).toEqual({ error: 'Bad Request', message: 'limit must not be less than 1' });
       expect(badLimit.headers.link).toBeUndefined();
-      const foreignCursor = await t.http.get(`${path}?cursor=not-a-cursor-at-all`).set(bearer(key)).expect(400);
+      const foreignCursor = await t.as(key).get(`${path}?cursor=not-a-cursor-at-all`).expect(400);
       expect(foreignCursor.body).toEqual({ error: 'Bad Request', message: 'cursor is not a cursor from a Link header of this list' });
     });
   });
@@ -338,7 +311,7 @@ describe('Pagination of every list', () => {
       ['unknown parameter foo', 'foo=1', 'property foo should not exist'],
     ])('GET /tasks with %s is 400', async (_label, query, message) => {
       await seedTasks(3);
-      const response = await t.http.get(`${TASKS}?${query}`).set(bearer(PRIVATE_KEY)).expect(400);
+      const response = await t.as(PRIVATE_KEY).get(`${TASKS}?${query}`).expect(400);
       expect(response.body).toEqual({ error: 'Bad Request', message });
       expect(response.headers.link).toBeUndefined();
     });
@@ -383,7 +356,7 @@ describe('Pagination of every list', () => {
 
     it('a cursor taken from another workspace continues only the caller’s own list, by position', async () => {
       const workspaceA = await seedTasks(4, { prefix: 'A', createdAt: `timestamptz '2020-01-01T00:00:00Z' + n * interval '1 second'` });
-      const second = await seedSecondWorkspace(t.http);
+      const second = await seedSecondWorkspace(organization);
       const [beforeCursor, afterCursor, latest] = [
         (await seedTasks(1, { prefix: 'B early', workspace: second.workspaceId, createdAt: `timestamptz '2020-01-01T00:00:01.500Z'` }))[0],
         (await seedTasks(1, { prefix: 'B middle', workspace: second.workspaceId, createdAt: `timestamptz '2020-01-01T00:00:02.500Z'` }))[0],

@@ -1,16 +1,13 @@
-import { countRows, UNAUTHORIZED, UNKNOWN_ID, UNKNOWN_KEY } from '../support/assistants.js';
-import {
-  bearer,
-  ISO_UTC,
-  ORGANIZATION_KEY,
-  PRIVATE_KEY,
-  seedSecondWorkspace,
-  startTestApp,
-  type TestApp,
-  UUID,
-} from '../support/test-app.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { type Api, bodyOf, errorOf, type Schemas } from '../support/api.js';
+import { countRows } from '../support/database-rows.js';
+import { ISO_UTC, UNAUTHORIZED, UUID } from '../support/expected.js';
+import { createPublicKey, createTask, secondWorkspaceApi, TASK_INPUT } from '../support/resources.js';
+import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { UNKNOWN_ID, UNKNOWN_KEY } from '../support/unknown.js';
 
 const TASKS = '/api/cloud/tasks';
+const TASK = '/api/cloud/tasks/{taskId}';
 
 const NOT_FOUND = { error: 'Not Found', message: 'Task not found' };
 const UNKNOWN_THREAD = { error: 'Bad Request', message: 'threadId does not name a thread of this workspace' };
@@ -24,63 +21,52 @@ const BAD_FREQUENCY = {
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-interface TaskBody {
-  id: string;
-  title: string;
-  message: string;
-  schedule: { start: string; timeZone: string; recurrenceRules: { frequency: string }[] };
-  threadId: string;
-  key: string;
-  nextRunAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A create body that the typed client cannot send: TASK_INPUT with `overrides` of any shape. */
+const taskInput = (overrides: Record<string, unknown> = {}) => ({ ...TASK_INPUT, ...overrides });
 
-/** A valid create body: a one-off run far in the future, in UTC. */
-const taskInput = (overrides: Record<string, unknown> = {}) => ({
-  title: 'Daily summary',
-  message: 'Summarise yesterday’s conversations.',
-  schedule: { start: '2099-01-01T09:00:00', timeZone: 'UTC' },
-  ...overrides,
-});
+const at = (taskId: string) => ({ params: { path: { taskId } } });
 
 describe('Tasks', () => {
   let t: TestApp;
+  let api: Api;
 
   beforeAll(async () => {
     t = await startTestApp();
+    api = t.api();
   });
   afterAll(() => t.close());
   beforeEach(() => t.reset());
 
-  const createTask = async (overrides: Record<string, unknown> = {}, key = PRIVATE_KEY): Promise<TaskBody> =>
-    (await t.http.post(TASKS).set(bearer(key)).send(taskInput(overrides)).expect(201)).body.task;
+  const getTask = async (id: string, client = api) => bodyOf(await client.GET(TASK, at(id)), 200).task;
 
-  const getTask = async (id: string, key = PRIVATE_KEY): Promise<TaskBody> =>
-    (await t.http.get(`${TASKS}/${id}`).set(bearer(key)).expect(200)).body.task;
+  const listTasks = async (query: { key?: string } = {}, client = api) => bodyOf(await client.GET(TASKS, { params: { query } }), 200).tasks;
 
-  const listTasks = async (query = '', key = PRIVATE_KEY): Promise<TaskBody[]> =>
-    (await t.http.get(`${TASKS}${query}`).set(bearer(key)).expect(200)).body.tasks;
+  const titles = (tasks: Schemas['Task'][]) => tasks.map((task) => task.title);
 
-  const titles = (tasks: TaskBody[]) => tasks.map((task) => task.title);
+  /** The cursor of a `Link: <…>; rel="next"` header that must match `link`. */
+  const cursorIn = (header: string | null, link: RegExp) => {
+    const match = link.exec(header ?? '');
+    expect(match).not.toBeNull();
+    return match![1];
+  };
 
-  /** Every route, as functions that send the request with the given key (none when undefined). */
-  const routes = (taskId: string) =>
-    [
-      () => t.http.post(TASKS).send(taskInput({ title: 'intruder' })),
-      () => t.http.get(TASKS),
-      () => t.http.get(`${TASKS}/${taskId}`),
-      () => t.http.patch(`${TASKS}/${taskId}`).send({ title: 'intruder' }),
-      () => t.http.delete(`${TASKS}/${taskId}`),
-    ].map((request) => (key?: string) => (key === undefined ? request() : request().set(bearer(key))));
+  /** Every route, as functions that send the request with the given client. */
+  const routes = (taskId: string) => [
+    (client: Api) => client.POST(TASKS, { body: { ...TASK_INPUT, title: 'intruder' } }),
+    (client: Api) => client.GET(TASKS),
+    (client: Api) => client.GET(TASK, at(taskId)),
+    (client: Api) => client.PATCH(TASK, { ...at(taskId), body: { title: 'intruder' } }),
+    (client: Api) => client.DELETE(TASK, at(taskId)),
+  ];
 
   describe('POST /tasks', () => {
     it('creates a task in a new thread with exactly the documented fields, key "" and no recurrence rules by default', async () => {
-      const response = await t.http.post(TASKS).set(bearer(PRIVATE_KEY)).send(taskInput()).expect(201);
+      const answer = await api.POST(TASKS, { body: TASK_INPUT });
+      const created = bodyOf(answer, 201);
 
-      expect(response.headers['content-type']).toMatch(/^application\/json/);
-      expect(Object.keys(response.body)).toEqual(['task']);
-      expect(response.body.task).toEqual({
+      expect(answer.response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(Object.keys(created)).toEqual(['task']);
+      expect(created.task).toEqual({
         id: expect.stringMatching(UUID),
         title: 'Daily summary',
         message: 'Summarise yesterday’s conversations.',
@@ -91,16 +77,16 @@ describe('Tasks', () => {
         createdAt: expect.stringMatching(ISO_UTC),
         updatedAt: expect.stringMatching(ISO_UTC),
       });
-      expect(response.body.task.updatedAt).toBe(response.body.task.createdAt);
-      expect(response.body.task.threadId).not.toBe(response.body.task.id);
+      expect(created.task.updatedAt).toBe(created.task.createdAt);
+      expect(created.task.threadId).not.toBe(created.task.id);
 
-      expect(await getTask(response.body.task.id)).toEqual(response.body.task);
-      expect(await listTasks()).toEqual([response.body.task]);
+      expect(await getTask(created.task.id)).toEqual(created.task);
+      expect(await listTasks()).toEqual([created.task]);
       expect(await countRows(t, 'threads')).toBe(1);
     });
 
     it('stores key and recurrence rules as sent and reads start in the time zone', async () => {
-      const task = await createTask({
+      const task = await createTask(api, {
         key: 'reports',
         schedule: { start: '2099-07-01T09:00:00', timeZone: 'Europe/Berlin', recurrenceRules: [{ frequency: 'daily' }, { frequency: 'weekly' }] },
       });
@@ -119,15 +105,15 @@ describe('Tasks', () => {
     });
 
     it('gives every task created without threadId a thread of its own', async () => {
-      const first = await createTask({ title: 'first' });
-      const second = await createTask({ title: 'second' });
+      const first = await createTask(api, { title: 'first' });
+      const second = await createTask(api, { title: 'second' });
       expect(second.threadId).not.toBe(first.threadId);
       expect(await countRows(t, 'threads')).toBe(2);
     });
 
     it('puts a task sent with the threadId of an existing task into that thread, making no new thread', async () => {
-      const first = await createTask({ title: 'first' });
-      const second = await createTask({ title: 'second', threadId: first.threadId });
+      const first = await createTask(api, { title: 'first' });
+      const second = await createTask(api, { title: 'second', threadId: first.threadId });
       expect(second.threadId).toBe(first.threadId);
       expect(await getTask(second.id)).toEqual(second);
       expect(await countRows(t, 'threads')).toBe(1);
@@ -135,11 +121,9 @@ describe('Tasks', () => {
     });
 
     it('refuses a threadId that names no thread of the workspace (unknown, or another workspace’s), creating nothing', async () => {
-      const { privateKey } = await seedSecondWorkspace(t.http);
-      const theirs = await createTask({ title: 'theirs' }, privateKey);
+      const theirs = await createTask(await secondWorkspaceApi(t), { title: 'theirs' });
       for (const threadId of [UNKNOWN_ID, theirs.threadId]) {
-        const response = await t.http.post(TASKS).set(bearer(PRIVATE_KEY)).send(taskInput({ threadId })).expect(400);
-        expect(response.body).toEqual(UNKNOWN_THREAD);
+        expect(errorOf(await api.POST(TASKS, { body: { ...TASK_INPUT, threadId } }), 400)).toEqual(UNKNOWN_THREAD);
       }
       expect(await listTasks()).toEqual([]);
       expect(await countRows(t, 'tasks')).toBe(1);
@@ -148,7 +132,7 @@ describe('Tasks', () => {
 
     it('refuses a threadId that is not a UUID', async () => {
       for (const threadId of ['not-a-uuid', 42, null]) {
-        const response = await t.http.post(TASKS).set(bearer(PRIVATE_KEY)).send(taskInput({ threadId })).expect(400);
+        const response = await t.as(PRIVATE_KEY).post(TASKS).send(taskInput({ threadId })).expect(400);
         expect(response.body).toEqual({ error: 'Bad Request', message: 'threadId must be a UUID' });
       }
       expect(await countRows(t, 'tasks')).toBe(0);
@@ -161,7 +145,7 @@ describe('Tasks', () => {
       ['midnight', '2026-01-01T00:00:00', 'UTC'],
       ['a time skipped by a daylight-saving change', '2026-03-29T02:30:00', 'Europe/Berlin'],
     ])('accepts %s as start and returns it exactly as sent', async (_, start, timeZone) => {
-      const task = await createTask({ schedule: { start, timeZone } });
+      const task = await createTask(api, { schedule: { start, timeZone } });
       expect(task.schedule).toEqual({ start, timeZone, recurrenceRules: [] });
       expect((await getTask(task.id)).schedule.start).toBe(start);
     });
@@ -181,8 +165,7 @@ describe('Tasks', () => {
       '2026-01-01T10:00:00.000',
       '',
     ])('refuses start %j, creating nothing', async (start) => {
-      const response = await t.http.post(TASKS).set(bearer(PRIVATE_KEY)).send(taskInput({ schedule: { start, timeZone: 'UTC' } })).expect(400);
-      expect(response.body).toEqual(BAD_START);
+      expect(errorOf(await api.POST(TASKS, { body: { ...TASK_INPUT, schedule: { start, timeZone: 'UTC' } } }), 400)).toEqual(BAD_START);
       expect(await countRows(t, 'tasks')).toBe(0);
       expect(await countRows(t, 'threads')).toBe(0);
     });
@@ -193,38 +176,30 @@ describe('Tasks', () => {
       ['America/New_York', '2099-01-15T14:00:00.000Z'],
       ['Asia/Kolkata', '2099-01-15T03:30:00.000Z'],
     ])('accepts the IANA zone %s and reads start in it', async (timeZone, nextRunAt) => {
-      const task = await createTask({ schedule: { start: '2099-01-15T09:00:00', timeZone } });
+      const task = await createTask(api, { schedule: { start: '2099-01-15T09:00:00', timeZone } });
       expect(task.schedule.timeZone).toBe(timeZone);
       expect(task.nextRunAt).toBe(nextRunAt);
     });
 
     it.each(['Mars/Base', '+02:00', 'GMT+2', 'UTC+2', ''])('refuses the time zone %j, creating nothing', async (timeZone) => {
-      const response = await t.http
-        .post(TASKS)
-        .set(bearer(PRIVATE_KEY))
-        .send(taskInput({ schedule: { start: '2099-01-01T09:00:00', timeZone } }))
-        .expect(400);
-      expect(response.body).toEqual(BAD_TIME_ZONE);
+      const answer = await api.POST(TASKS, { body: { ...TASK_INPUT, schedule: { start: '2099-01-01T09:00:00', timeZone } } });
+      expect(errorOf(answer, 400)).toEqual(BAD_TIME_ZONE);
       expect(await countRows(t, 'tasks')).toBe(0);
     });
 
-    it.each(['hourly', 'daily', 'weekly', 'monthly', 'yearly'])('accepts the frequency %s', async (frequency) => {
-      const task = await createTask({ schedule: { start: '2099-01-01T09:00:00', timeZone: 'UTC', recurrenceRules: [{ frequency }] } });
+    it.each(['hourly', 'daily', 'weekly', 'monthly', 'yearly'] as const)('accepts the frequency %s', async (frequency) => {
+      const task = await createTask(api, { schedule: { start: '2099-01-01T09:00:00', timeZone: 'UTC', recurrenceRules: [{ frequency }] } });
       expect(task.schedule.recurrenceRules).toEqual([{ frequency }]);
       expect(task.nextRunAt).toBe('2099-01-01T09:00:00.000Z');
     });
 
     it('accepts ten recurrence rules and refuses eleven', async () => {
-      const rules = (count: number) => Array.from({ length: count }, () => ({ frequency: 'daily' }));
-      const task = await createTask({ schedule: { start: '2099-01-01T09:00:00', timeZone: 'UTC', recurrenceRules: rules(10) } });
+      const rules = (count: number) => Array.from({ length: count }, () => ({ frequency: 'daily' }) as const);
+      const task = await createTask(api, { schedule: { start: '2099-01-01T09:00:00', timeZone: 'UTC', recurrenceRules: rules(10) } });
       expect(task.schedule.recurrenceRules).toEqual(rules(10));
 
-      const response = await t.http
-        .post(TASKS)
-        .set(bearer(PRIVATE_KEY))
-        .send(taskInput({ schedule: { start: '2099-01-01T09:00:00', timeZone: 'UTC', recurrenceRules: rules(11) } }))
-        .expect(400);
-      expect(response.body).toEqual({ error: 'Bad Request', message: 'schedule.recurrenceRules must contain no more than 10 elements' });
+      const answer = await api.POST(TASKS, { body: { ...TASK_INPUT, schedule: { start: '2099-01-01T09:00:00', timeZone: 'UTC', recurrenceRules: rules(11) } } });
+      expect(errorOf(answer, 400)).toEqual({ error: 'Bad Request', message: 'schedule.recurrenceRules must contain no more than 10 elements' });
       expect(await countRows(t, 'tasks')).toBe(1);
     });
 
@@ -238,9 +213,8 @@ describe('Tasks', () => {
       [null, 'schedule.recurrenceRules must be an array'],
       [['daily'], 'schedule.recurrenceRules[0] must be an object'],
     ])('refuses recurrenceRules %j, creating nothing', async (recurrenceRules, message) => {
-      const response = await t.http
+      const response = await t.as(PRIVATE_KEY)
         .post(TASKS)
-        .set(bearer(PRIVATE_KEY))
         .send(taskInput({ schedule: { start: '2099-01-01T09:00:00', timeZone: 'UTC', recurrenceRules } }))
         .expect(400);
       expect(response.body).toEqual({ error: 'Bad Request', message });
@@ -268,29 +242,29 @@ describe('Tasks', () => {
       [{ id: UNKNOWN_ID }, 'property id should not exist'],
       [{ nextRunAt: '2099-01-01T09:00:00.000Z' }, 'property nextRunAt should not exist'],
     ] as [Record<string, unknown>, string][]).map(([overrides, message]) => ({ overrides, message })))('refuses body $#, answering “$message”, and creates nothing', async ({ overrides, message }) => {
-      const response = await t.http.post(TASKS).set(bearer(PRIVATE_KEY)).send(taskInput(overrides)).expect(400);
+      const response = await t.as(PRIVATE_KEY).post(TASKS).send(taskInput(overrides)).expect(400);
       expect(response.body).toEqual({ error: 'Bad Request', message });
       expect(await countRows(t, 'tasks')).toBe(0);
       expect(await countRows(t, 'threads')).toBe(0);
     });
 
     it('accepts the longest title, message and key, and an explicit empty key', async () => {
-      const long = await createTask({ title: 'т'.repeat(255), message: 'm'.repeat(32_000), key: 'k'.repeat(255) });
+      const long = await createTask(api, { title: 'т'.repeat(255), message: 'm'.repeat(32_000), key: 'k'.repeat(255) });
       expect(await getTask(long.id)).toEqual({ ...long, title: 'т'.repeat(255), message: 'm'.repeat(32_000), key: 'k'.repeat(255) });
-      expect((await createTask({ key: '' })).key).toBe('');
+      expect((await createTask(api, { key: '' })).key).toBe('');
     });
   });
 
   describe('nextRunAt', () => {
     it('is null for a task without recurrence rules whose start has passed', async () => {
-      const task = await createTask({ schedule: { start: '2020-01-01T00:00:00', timeZone: 'UTC' } });
+      const task = await createTask(api, { schedule: { start: '2020-01-01T00:00:00', timeZone: 'UTC' } });
       expect(task.nextRunAt).toBeNull();
       expect((await getTask(task.id)).nextRunAt).toBeNull();
     });
 
     it('is the next daily run at or after now for a daily task that started in the past', async () => {
       const before = Date.now();
-      const task = await createTask({ schedule: { start: '2020-01-01T10:00:00', timeZone: 'UTC', recurrenceRules: [{ frequency: 'daily' }] } });
+      const task = await createTask(api, { schedule: { start: '2020-01-01T10:00:00', timeZone: 'UTC', recurrenceRules: [{ frequency: 'daily' }] } });
       const after = Date.now();
 
       const todayAtTen = Date.UTC(new Date(before).getUTCFullYear(), new Date(before).getUTCMonth(), new Date(before).getUTCDate(), 10);
@@ -303,7 +277,7 @@ describe('Tasks', () => {
 
     it('is the next whole hour after the first run for an hourly task that started in the past', async () => {
       const before = Date.now();
-      const task = await createTask({ schedule: { start: '2020-01-01T10:00:00', timeZone: 'UTC', recurrenceRules: [{ frequency: 'hourly' }] } });
+      const task = await createTask(api, { schedule: { start: '2020-01-01T10:00:00', timeZone: 'UTC', recurrenceRules: [{ frequency: 'hourly' }] } });
       const after = Date.now();
 
       expect(task.nextRunAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:00:00\.000Z$/);
@@ -315,36 +289,36 @@ describe('Tasks', () => {
 
   describe('GET /tasks/{taskId}', () => {
     it('returns the task in a { task } envelope', async () => {
-      const task = await createTask({ key: 'reports' });
-      const response = await t.http.get(`${TASKS}/${task.id}`).set(bearer(PRIVATE_KEY)).expect(200);
-      expect(response.headers['content-type']).toMatch(/^application\/json/);
-      expect(response.body).toEqual({ task });
+      const task = await createTask(api, { key: 'reports' });
+      const answer = await api.GET(TASK, at(task.id));
+      expect(answer.response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(bodyOf(answer, 200)).toEqual({ task });
     });
 
     it('answers 404 for an unknown id, a malformed id and a task of another workspace', async () => {
-      const { privateKey } = await seedSecondWorkspace(t.http);
-      const theirs = await createTask({ title: 'theirs' }, privateKey);
+      const other = await secondWorkspaceApi(t);
+      const theirs = await createTask(other, { title: 'theirs' });
       for (const id of [UNKNOWN_ID, 'not-a-uuid', theirs.id]) {
-        const response = await t.http.get(`${TASKS}/${id}`).set(bearer(PRIVATE_KEY)).expect(404);
-        expect(response.body).toEqual(NOT_FOUND);
+        expect(errorOf(await api.GET(TASK, at(id)), 404)).toEqual(NOT_FOUND);
       }
-      expect(await getTask(theirs.id, privateKey)).toEqual(theirs);
+      expect(await getTask(theirs.id, other)).toEqual(theirs);
     });
   });
 
   describe('GET /tasks', () => {
     it('lists only the caller’s workspace’s tasks, oldest first, in both directions', async () => {
-      const { privateKey } = await seedSecondWorkspace(t.http);
-      const first = await createTask({ title: 'first' });
-      const theirs = await createTask({ title: 'theirs' }, privateKey);
-      const second = await createTask({ title: 'second', threadId: first.threadId });
-      const third = await createTask({ title: 'third' });
+      const other = await secondWorkspaceApi(t);
+      const first = await createTask(api, { title: 'first' });
+      const theirs = await createTask(other, { title: 'theirs' });
+      const second = await createTask(api, { title: 'second', threadId: first.threadId });
+      const third = await createTask(api, { title: 'third' });
 
-      const response = await t.http.get(TASKS).set(bearer(PRIVATE_KEY)).expect(200);
-      expect(Object.keys(response.body)).toEqual(['tasks']);
-      expect(response.body.tasks).toEqual([first, second, third]);
-      expect(response.headers.link).toBeUndefined();
-      expect(await listTasks('', privateKey)).toEqual([theirs]);
+      const answer = await api.GET(TASKS);
+      const listed = bodyOf(answer, 200);
+      expect(Object.keys(listed)).toEqual(['tasks']);
+      expect(listed.tasks).toEqual([first, second, third]);
+      expect(answer.response.headers.get('link')).toBeNull();
+      expect(await listTasks({}, other)).toEqual([theirs]);
     });
 
     it('returns an empty list when the workspace has no tasks', async () => {
@@ -352,22 +326,22 @@ describe('Tasks', () => {
     });
 
     it('filters by key exactly: case, prefixes and the empty key count', async () => {
-      const { privateKey } = await seedSecondWorkspace(t.http);
-      await createTask({ title: 'plain' });
-      const reports = await createTask({ title: 'reports', key: 'reports' });
-      await createTask({ title: 'Reports', key: 'Reports' });
-      await createTask({ title: 'report', key: 'report' });
-      await createTask({ title: 'reports ', key: 'reports ' });
-      const moreReports = await createTask({ title: 'more reports', key: 'reports' });
-      await createTask({ title: 'theirs', key: 'reports' }, privateKey);
+      const other = await secondWorkspaceApi(t);
+      await createTask(api, { title: 'plain' });
+      const reports = await createTask(api, { title: 'reports', key: 'reports' });
+      await createTask(api, { title: 'Reports', key: 'Reports' });
+      await createTask(api, { title: 'report', key: 'report' });
+      await createTask(api, { title: 'reports ', key: 'reports ' });
+      const moreReports = await createTask(api, { title: 'more reports', key: 'reports' });
+      await createTask(other, { title: 'theirs', key: 'reports' });
 
-      expect(await listTasks('?key=reports')).toEqual([reports, moreReports]);
-      expect(titles(await listTasks('?key=Reports'))).toEqual(['Reports']);
-      expect(titles(await listTasks('?key='))).toEqual(['plain']);
-      expect(titles(await listTasks('?key=nothing'))).toEqual([]);
-      expect(titles(await listTasks('?key=reports%20'))).toEqual(['reports ']);
+      expect(await listTasks({ key: 'reports' })).toEqual([reports, moreReports]);
+      expect(titles(await listTasks({ key: 'Reports' }))).toEqual(['Reports']);
+      expect(titles(await listTasks({ key: '' }))).toEqual(['plain']);
+      expect(titles(await listTasks({ key: 'nothing' }))).toEqual([]);
+      expect(titles(await listTasks({ key: 'reports ' }))).toEqual(['reports ']);
       expect(titles(await listTasks())).toEqual(['plain', 'reports', 'Reports', 'report', 'reports ', 'more reports']);
-      expect(titles(await listTasks('?key=reports', privateKey))).toEqual(['theirs']);
+      expect(titles(await listTasks({ key: 'reports' }, other))).toEqual(['theirs']);
     });
 
     it.each([
@@ -375,121 +349,114 @@ describe('Tasks', () => {
       ['?foo=bar', 'property foo should not exist'],
       [`?key=${'k'.repeat(256)}`, 'key must be shorter than or equal to 255 characters'],
     ])('refuses the query %s', async (query, message) => {
-      await createTask();
-      const response = await t.http.get(`${TASKS}${query}`).set(bearer(PRIVATE_KEY)).expect(400);
+      await createTask(api);
+      const response = await t.as(PRIVATE_KEY).get(`${TASKS}${query}`).expect(400);
       expect(response.body).toEqual({ error: 'Bad Request', message });
     });
 
     it('pages with limit and a Link header to the next page, which carries no Link when it is the last', async () => {
-      const [first, second, third] = [await createTask({ title: 'first' }), await createTask({ title: 'second' }), await createTask({ title: 'third' })];
+      const [first, second, third] = [await createTask(api, { title: 'first' }), await createTask(api, { title: 'second' }), await createTask(api, { title: 'third' })];
 
-      const page = await t.http.get(`${TASKS}?limit=2`).set(bearer(PRIVATE_KEY)).expect(200);
-      expect(page.body).toEqual({ tasks: [first, second] });
-      const link = /^<(\/api\/cloud\/tasks\?limit=2&cursor=[A-Za-z0-9_-]+)>; rel="next"$/.exec(page.headers.link);
-      expect(link).not.toBeNull();
+      const page = await api.GET(TASKS, { params: { query: { limit: 2 } } });
+      expect(bodyOf(page, 200)).toEqual({ tasks: [first, second] });
+      const cursor = cursorIn(page.response.headers.get('link'), /^<\/api\/cloud\/tasks\?limit=2&cursor=([A-Za-z0-9_-]+)>; rel="next"$/);
 
-      const next = await t.http.get(link![1]).set(bearer(PRIVATE_KEY)).expect(200);
-      expect(next.body).toEqual({ tasks: [third] });
-      expect(next.headers.link).toBeUndefined();
+      const next = await api.GET(TASKS, { params: { query: { limit: 2, cursor } } });
+      expect(bodyOf(next, 200)).toEqual({ tasks: [third] });
+      expect(next.response.headers.get('link')).toBeNull();
     });
 
     it('keeps the key filter in the Link to the next page', async () => {
-      await createTask({ title: 'other', key: 'y' });
-      const [first, second] = [await createTask({ title: 'x1', key: 'x' }), await createTask({ title: 'x2', key: 'x' })];
-      await createTask({ title: 'other too', key: 'y' });
+      await createTask(api, { title: 'other', key: 'y' });
+      const [first, second] = [await createTask(api, { title: 'x1', key: 'x' }), await createTask(api, { title: 'x2', key: 'x' })];
+      await createTask(api, { title: 'other too', key: 'y' });
 
-      const page = await t.http.get(`${TASKS}?key=x&limit=1`).set(bearer(PRIVATE_KEY)).expect(200);
-      expect(page.body).toEqual({ tasks: [first] });
-      const link = /^<(\/api\/cloud\/tasks\?key=x&limit=1&cursor=[A-Za-z0-9_-]+)>; rel="next"$/.exec(page.headers.link);
-      expect(link).not.toBeNull();
+      const page = await api.GET(TASKS, { params: { query: { key: 'x', limit: 1 } } });
+      expect(bodyOf(page, 200)).toEqual({ tasks: [first] });
+      const cursor = cursorIn(page.response.headers.get('link'), /^<\/api\/cloud\/tasks\?key=x&limit=1&cursor=([A-Za-z0-9_-]+)>; rel="next"$/);
 
-      const next = await t.http.get(link![1]).set(bearer(PRIVATE_KEY)).expect(200);
-      expect(next.body).toEqual({ tasks: [second] });
-      expect(next.headers.link).toBeUndefined();
+      const next = await api.GET(TASKS, { params: { query: { key: 'x', limit: 1, cursor } } });
+      expect(bodyOf(next, 200)).toEqual({ tasks: [second] });
+      expect(next.response.headers.get('link')).toBeNull();
     });
   });
 
   describe('PATCH /tasks/{taskId}', () => {
-    const patch = (id: string, body: unknown, key = PRIVATE_KEY) => t.http.patch(`${TASKS}/${id}`).set(bearer(key)).send(body as object);
+    const patch = (id: string, body: Schemas['UpdateTaskRequest']) => api.PATCH(TASK, { ...at(id), body });
 
     it('changes only the fields sent, keeps createdAt and moves updatedAt forward', async () => {
-      const task = await createTask({ key: 'reports', schedule: { start: '2099-01-01T09:00:00', timeZone: 'UTC', recurrenceRules: [{ frequency: 'daily' }] } });
+      const task = await createTask(api, { key: 'reports', schedule: { start: '2099-01-01T09:00:00', timeZone: 'UTC', recurrenceRules: [{ frequency: 'daily' }] } });
       await getTask(task.id);
-      const response = await patch(task.id, { title: 'Weekly digest', message: 'Summarise the week.' }).expect(200);
+      const updated = bodyOf(await patch(task.id, { title: 'Weekly digest', message: 'Summarise the week.' }), 200);
 
-      expect(Object.keys(response.body)).toEqual(['task']);
-      expect(response.body.task).toEqual({ ...task, title: 'Weekly digest', message: 'Summarise the week.', updatedAt: expect.stringMatching(ISO_UTC) });
-      expect(Date.parse(response.body.task.updatedAt)).toBeGreaterThan(Date.parse(task.updatedAt));
-      expect(await getTask(task.id)).toEqual(response.body.task);
+      expect(Object.keys(updated)).toEqual(['task']);
+      expect(updated.task).toEqual({ ...task, title: 'Weekly digest', message: 'Summarise the week.', updatedAt: expect.stringMatching(ISO_UTC) });
+      expect(Date.parse(updated.task.updatedAt)).toBeGreaterThan(Date.parse(task.updatedAt));
+      expect(await getTask(task.id)).toEqual(updated.task);
     });
 
     it('merges schedule fields one by one: those left out keep their values', async () => {
-      const task = await createTask({ schedule: { start: '2099-01-15T09:00:00', timeZone: 'UTC' } });
+      const task = await createTask(api, { schedule: { start: '2099-01-15T09:00:00', timeZone: 'UTC' } });
 
-      const rules = await patch(task.id, { schedule: { recurrenceRules: [{ frequency: 'weekly' }] } }).expect(200);
-      expect(rules.body.task.schedule).toEqual({ start: '2099-01-15T09:00:00', timeZone: 'UTC', recurrenceRules: [{ frequency: 'weekly' }] });
-      expect(rules.body.task.nextRunAt).toBe('2099-01-15T09:00:00.000Z');
+      const rules = bodyOf(await patch(task.id, { schedule: { recurrenceRules: [{ frequency: 'weekly' }] } }), 200).task;
+      expect(rules.schedule).toEqual({ start: '2099-01-15T09:00:00', timeZone: 'UTC', recurrenceRules: [{ frequency: 'weekly' }] });
+      expect(rules.nextRunAt).toBe('2099-01-15T09:00:00.000Z');
 
-      const zone = await patch(task.id, { schedule: { timeZone: 'Europe/Berlin' } }).expect(200);
-      expect(zone.body.task.schedule).toEqual({ start: '2099-01-15T09:00:00', timeZone: 'Europe/Berlin', recurrenceRules: [{ frequency: 'weekly' }] });
-      expect(zone.body.task.nextRunAt).toBe('2099-01-15T08:00:00.000Z');
+      const zone = bodyOf(await patch(task.id, { schedule: { timeZone: 'Europe/Berlin' } }), 200).task;
+      expect(zone.schedule).toEqual({ start: '2099-01-15T09:00:00', timeZone: 'Europe/Berlin', recurrenceRules: [{ frequency: 'weekly' }] });
+      expect(zone.nextRunAt).toBe('2099-01-15T08:00:00.000Z');
 
-      const start = await patch(task.id, { schedule: { start: '2099-07-01T09:00:00' } }).expect(200);
-      expect(start.body.task.schedule).toEqual({ start: '2099-07-01T09:00:00', timeZone: 'Europe/Berlin', recurrenceRules: [{ frequency: 'weekly' }] });
-      expect(start.body.task.nextRunAt).toBe('2099-07-01T07:00:00.000Z');
+      const start = bodyOf(await patch(task.id, { schedule: { start: '2099-07-01T09:00:00' } }), 200).task;
+      expect(start.schedule).toEqual({ start: '2099-07-01T09:00:00', timeZone: 'Europe/Berlin', recurrenceRules: [{ frequency: 'weekly' }] });
+      expect(start.nextRunAt).toBe('2099-07-01T07:00:00.000Z');
 
-      const cleared = await patch(task.id, { schedule: { start: '2020-01-01T00:00:00', recurrenceRules: [] } }).expect(200);
-      expect(cleared.body.task.schedule).toEqual({ start: '2020-01-01T00:00:00', timeZone: 'Europe/Berlin', recurrenceRules: [] });
-      expect(cleared.body.task.nextRunAt).toBeNull();
+      const cleared = bodyOf(await patch(task.id, { schedule: { start: '2020-01-01T00:00:00', recurrenceRules: [] } }), 200).task;
+      expect(cleared.schedule).toEqual({ start: '2020-01-01T00:00:00', timeZone: 'Europe/Berlin', recurrenceRules: [] });
+      expect(cleared.nextRunAt).toBeNull();
 
-      expect(await getTask(task.id)).toEqual(cleared.body.task);
-      expect(cleared.body.task).toEqual({ ...task, schedule: cleared.body.task.schedule, nextRunAt: null, updatedAt: expect.stringMatching(ISO_UTC) });
+      expect(await getTask(task.id)).toEqual(cleared);
+      expect(cleared).toEqual({ ...task, schedule: cleared.schedule, nextRunAt: null, updatedAt: expect.stringMatching(ISO_UTC) });
     });
 
     it('can empty the key, which moves the task to the ?key= list', async () => {
-      const task = await createTask({ key: 'reports' });
-      const response = await patch(task.id, { key: '' }).expect(200);
-      expect(response.body.task).toEqual({ ...task, key: '', updatedAt: expect.stringMatching(ISO_UTC) });
-      expect(await listTasks('?key=reports')).toEqual([]);
-      expect(await listTasks('?key=')).toEqual([response.body.task]);
+      const task = await createTask(api, { key: 'reports' });
+      const updated = bodyOf(await patch(task.id, { key: '' }), 200).task;
+      expect(updated).toEqual({ ...task, key: '', updatedAt: expect.stringMatching(ISO_UTC) });
+      expect(await listTasks({ key: 'reports' })).toEqual([]);
+      expect(await listTasks({ key: '' })).toEqual([updated]);
     });
 
     it('moves the task to another existing thread of the workspace', async () => {
-      const first = await createTask({ title: 'first' });
-      const second = await createTask({ title: 'second' });
-      const response = await patch(second.id, { threadId: first.threadId }).expect(200);
-      expect(response.body.task).toEqual({ ...second, threadId: first.threadId, updatedAt: expect.stringMatching(ISO_UTC) });
-      expect(await getTask(second.id)).toEqual(response.body.task);
+      const first = await createTask(api, { title: 'first' });
+      const second = await createTask(api, { title: 'second' });
+      const updated = bodyOf(await patch(second.id, { threadId: first.threadId }), 200).task;
+      expect(updated).toEqual({ ...second, threadId: first.threadId, updatedAt: expect.stringMatching(ISO_UTC) });
+      expect(await getTask(second.id)).toEqual(updated);
       expect(await getTask(first.id)).toEqual(first);
       expect(await countRows(t, 'threads')).toBe(2);
     });
 
     it('refuses a threadId that names no thread of the workspace, changing nothing', async () => {
-      const { privateKey } = await seedSecondWorkspace(t.http);
-      const theirs = await createTask({ title: 'theirs' }, privateKey);
-      const task = await createTask();
+      const theirs = await createTask(await secondWorkspaceApi(t), { title: 'theirs' });
+      const task = await createTask(api);
       for (const threadId of [UNKNOWN_ID, theirs.threadId]) {
-        const response = await patch(task.id, { title: 'moved', threadId }).expect(400);
-        expect(response.body).toEqual(UNKNOWN_THREAD);
+        expect(errorOf(await patch(task.id, { title: 'moved', threadId }), 400)).toEqual(UNKNOWN_THREAD);
       }
-      const malformed = await patch(task.id, { threadId: 'not-a-uuid' }).expect(400);
-      expect(malformed.body).toEqual({ error: 'Bad Request', message: 'threadId must be a UUID' });
+      expect(errorOf(await patch(task.id, { threadId: 'not-a-uuid' }), 400)).toEqual({ error: 'Bad Request', message: 'threadId must be a UUID' });
       expect(await getTask(task.id)).toEqual(task);
     });
 
     it('answers an empty body with the task unchanged', async () => {
-      const task = await createTask();
-      const response = await patch(task.id, {}).expect(200);
-      expect(response.body).toEqual({ task });
+      const task = await createTask(api);
+      expect(bodyOf(await patch(task.id, {}), 200)).toEqual({ task });
       expect(await getTask(task.id)).toEqual(task);
     });
 
     it('leaves the task and its updatedAt alone when what is sent equals what is stored', async () => {
-      const task = await createTask();
+      const task = await createTask(api);
       const sameAgain = { title: task.title, key: task.key, threadId: task.threadId, schedule: { ...task.schedule } };
       for (const body of [{ schedule: {} }, sameAgain]) {
-        const response = await patch(task.id, body).expect(200);
-        expect(response.body).toEqual({ task });
+        expect(bodyOf(await patch(task.id, body), 200)).toEqual({ task });
       }
       expect(await getTask(task.id)).toEqual(task);
     });
@@ -515,80 +482,73 @@ describe('Tasks', () => {
       [{ schedule: { every: 'day' } }, 'property schedule.every should not exist'],
       [{ title: 'ok', extra: true }, 'property extra should not exist'],
     ] as [Record<string, unknown>, string][]).map(([body, message]) => ({ body, message })))('refuses change $#, answering “$message”, and changes nothing', async ({ body, message }) => {
-      const task = await createTask({ key: 'reports', schedule: { start: '2099-01-01T09:00:00', timeZone: 'UTC', recurrenceRules: [{ frequency: 'daily' }] } });
-      const response = await patch(task.id, body).expect(400);
+      const task = await createTask(api, { key: 'reports', schedule: { start: '2099-01-01T09:00:00', timeZone: 'UTC', recurrenceRules: [{ frequency: 'daily' }] } });
+      const response = await t.as(PRIVATE_KEY).patch(`${TASKS}/${task.id}`).send(body).expect(400);
       expect(response.body).toEqual({ error: 'Bad Request', message });
       expect(await getTask(task.id)).toEqual(task);
     });
 
     it('answers 404 for an unknown id, a malformed id and a task of another workspace, changing nothing', async () => {
-      const { privateKey } = await seedSecondWorkspace(t.http);
-      const theirs = await createTask({ title: 'theirs' }, privateKey);
+      const other = await secondWorkspaceApi(t);
+      const theirs = await createTask(other, { title: 'theirs' });
       for (const id of [UNKNOWN_ID, 'not-a-uuid', theirs.id]) {
-        const response = await patch(id, { title: 'stolen' }).expect(404);
-        expect(response.body).toEqual(NOT_FOUND);
+        expect(errorOf(await patch(id, { title: 'stolen' }), 404)).toEqual(NOT_FOUND);
       }
-      expect(await getTask(theirs.id, privateKey)).toEqual(theirs);
+      expect(await getTask(theirs.id, other)).toEqual(theirs);
     });
   });
 
   describe('DELETE /tasks/{taskId}', () => {
     it('returns the task as it was and removes it; its thread stays usable', async () => {
-      const task = await createTask({ key: 'reports' });
-      const response = await t.http.delete(`${TASKS}/${task.id}`).set(bearer(PRIVATE_KEY)).expect(200);
-      expect(response.body).toEqual({ task });
+      const task = await createTask(api, { key: 'reports' });
+      expect(bodyOf(await api.DELETE(TASK, at(task.id)), 200)).toEqual({ task });
 
-      const gone = await t.http.get(`${TASKS}/${task.id}`).set(bearer(PRIVATE_KEY)).expect(404);
-      expect(gone.body).toEqual(NOT_FOUND);
+      expect(errorOf(await api.GET(TASK, at(task.id)), 404)).toEqual(NOT_FOUND);
       expect(await listTasks()).toEqual([]);
-      const again = await t.http.delete(`${TASKS}/${task.id}`).set(bearer(PRIVATE_KEY)).expect(404);
-      expect(again.body).toEqual(NOT_FOUND);
+      expect(errorOf(await api.DELETE(TASK, at(task.id)), 404)).toEqual(NOT_FOUND);
 
       expect(await countRows(t, 'threads')).toBe(1);
-      const joined = await createTask({ title: 'joins the old thread', threadId: task.threadId });
+      const joined = await createTask(api, { title: 'joins the old thread', threadId: task.threadId });
       expect(joined.threadId).toBe(task.threadId);
     });
 
     it('leaves another task of the same thread as it was', async () => {
-      const first = await createTask({ title: 'first' });
-      const second = await createTask({ title: 'second', threadId: first.threadId });
-      await t.http.delete(`${TASKS}/${first.id}`).set(bearer(PRIVATE_KEY)).expect(200);
+      const first = await createTask(api, { title: 'first' });
+      const second = await createTask(api, { title: 'second', threadId: first.threadId });
+      bodyOf(await api.DELETE(TASK, at(first.id)), 200);
       expect(await getTask(second.id)).toEqual(second);
       expect(await listTasks()).toEqual([second]);
     });
 
     it('answers 404 for an unknown id, a malformed id and a task of another workspace, deleting nothing', async () => {
-      const { privateKey } = await seedSecondWorkspace(t.http);
-      const theirs = await createTask({ title: 'theirs' }, privateKey);
-      const mine = await createTask({ title: 'mine' });
+      const other = await secondWorkspaceApi(t);
+      const theirs = await createTask(other, { title: 'theirs' });
+      const mine = await createTask(api, { title: 'mine' });
       for (const id of [UNKNOWN_ID, 'not-a-uuid', theirs.id]) {
-        const response = await t.http.delete(`${TASKS}/${id}`).set(bearer(PRIVATE_KEY)).expect(404);
-        expect(response.body).toEqual(NOT_FOUND);
+        expect(errorOf(await api.DELETE(TASK, at(id)), 404)).toEqual(NOT_FOUND);
       }
-      expect(await getTask(theirs.id, privateKey)).toEqual(theirs);
+      expect(await getTask(theirs.id, other)).toEqual(theirs);
       expect(await listTasks()).toEqual([mine]);
     });
   });
 
   describe('authentication', () => {
     it('answers 401 on every route without a key or with an unknown one, changing nothing', async () => {
-      const task = await createTask();
+      const task = await createTask(api);
       for (const send of routes(task.id)) {
-        for (const key of [undefined, UNKNOWN_KEY]) {
-          const response = await send(key).expect(401);
-          expect(response.body).toEqual(UNAUTHORIZED);
+        for (const key of [null, UNKNOWN_KEY]) {
+          expect(errorOf(await send(t.api(key)), 401)).toEqual(UNAUTHORIZED);
         }
       }
       expect(await listTasks()).toEqual([task]);
     });
 
     it('answers 403 on every route to a public or an organization key, changing nothing', async () => {
-      const task = await createTask();
-      const publicKey = (await t.http.post('/api/cloud/api-keys').set(bearer(PRIVATE_KEY)).send({ name: 'Widget' }).expect(201)).body.apiKey.value;
+      const task = await createTask(api);
+      const { value: publicKey } = await createPublicKey(api, 'Widget');
       for (const send of routes(task.id)) {
-        for (const key of [publicKey, ORGANIZATION_KEY]) {
-          const response = await send(key).expect(403);
-          expect(response.body).toEqual({ error: 'Forbidden', message: expect.any(String) });
+        for (const key of [publicKey!, ORGANIZATION_KEY]) {
+          expect(errorOf(await send(t.api(key)), 403)).toEqual({ error: 'Forbidden', message: expect.any(String) });
         }
       }
       expect(await listTasks()).toEqual([task]);

@@ -1,26 +1,18 @@
-import { ASSISTANTS, countRows, createAssistant, UNAUTHORIZED, UNKNOWN_ID } from '../support/assistants.js';
-import {
-  bearer,
-  ISO_UTC,
-  ORGANIZATION_KEY,
-  PRIVATE_KEY,
-  seedSecondWorkspace,
-  startTestApp,
-  type TestApp,
-  UUID,
-} from '../support/test-app.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { type Api, bodyOf, errorOf, type Schemas } from '../support/api.js';
+import { countRows } from '../support/database-rows.js';
+import { ISO_UTC, UNAUTHORIZED, UUID } from '../support/expected.js';
+import { createAssistant, createMcpServer, createPublicKey, createTool, secondWorkspaceApi } from '../support/resources.js';
+import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { UNKNOWN_ID } from '../support/unknown.js';
 
 type Body = Record<string, unknown>;
-interface ToolBody {
-  id: string;
-  type: string;
-  createdAt: string;
-  updatedAt: string;
-  [settings: string]: unknown;
-}
+type ToolType = Schemas['Tool']['type'];
 
-const toolsOf = (assistantId: string) => `${ASSISTANTS}/${assistantId}/tools`;
-const mcpServersOf = (assistantId: string) => `${ASSISTANTS}/${assistantId}/mcp-servers`;
+const TOOLS = '/api/cloud/assistants/{assistantId}/tools';
+const TOOL = '/api/cloud/assistants/{assistantId}/tools/{toolId}';
+const MCP_SERVER = '/api/cloud/assistants/{assistantId}/mcp-servers/{mcpServerId}';
+const toolsOf = (assistantId: string) => `/api/cloud/assistants/${assistantId}/tools`;
 
 /** What every tool carries besides its type and settings. */
 const STORED = { id: expect.stringMatching(UUID), createdAt: expect.stringMatching(ISO_UTC), updatedAt: expect.stringMatching(ISO_UTC) };
@@ -30,7 +22,7 @@ const FILE_SEARCH_DEFAULTS = { vectorStoreIds: [], maxNumResults: 20 };
 const DISPLAY = { displayWidth: 1280, displayHeight: 800 };
 
 /** A valid request for each type, with the settings it must send. */
-const VALID: Record<string, Body> = {
+const VALID: Record<ToolType, Schemas['CreateToolRequest']> = {
   WEB_SEARCH: { type: 'WEB_SEARCH' },
   FILE_SEARCH: { type: 'FILE_SEARCH' },
   CODE_INTERPRETER: { type: 'CODE_INTERPRETER' },
@@ -49,37 +41,33 @@ const unavailable = (type: string) => ({ error: `Tool type ${type} is not availa
 
 describe('Tools', () => {
   let t: TestApp;
+  let api: Api;
 
   beforeAll(async () => {
     t = await startTestApp();
+    api = t.api();
   });
   afterAll(() => t.close());
   beforeEach(() => t.reset());
 
-  const createTool = async (assistantId: string, body: Body, key = PRIVATE_KEY): Promise<ToolBody> =>
-    (await t.http.post(toolsOf(assistantId)).set(bearer(key)).send(body).expect(201)).body.tool;
-
-  const listTools = async (assistantId: string, key = PRIVATE_KEY): Promise<ToolBody[]> => {
-    const response = await t.http.get(toolsOf(assistantId)).set(bearer(key)).expect(200);
-    expect(Object.keys(response.body)).toEqual(['tools']);
-    return response.body.tools;
+  const listTools = async (assistantId: string, client = api): Promise<Schemas['Tool'][]> => {
+    const listed = bodyOf(await client.GET(TOOLS, { params: { path: { assistantId } } }), 200);
+    expect(Object.keys(listed)).toEqual(['tools']);
+    return listed.tools;
   };
 
-  const createMcpServer = async (assistantId: string, key = PRIVATE_KEY): Promise<{ id: string }> =>
-    (
-      await t.http
-        .post(mcpServersOf(assistantId))
-        .set(bearer(key))
-        .send({ transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse' } })
-        .expect(201)
-    ).body.mcpServer;
+  const deleteTool = (assistantId: string, toolId: string) => api.DELETE(TOOL, { params: { path: { assistantId, toolId } } });
 
-  const createPublicKey = async (): Promise<string> =>
-    (await t.http.post('/api/cloud/api-keys').set(bearer(PRIVATE_KEY)).send({ name: 'Widget' }).expect(201)).body.apiKey.value;
+  /** The three tool routes, called in turn with `client`: create (with `body`), list, delete `toolId`. */
+  const everyRoute = async (client: Api, assistantId: string, toolId: string, body: Schemas['CreateToolRequest']) => [
+    await client.POST(TOOLS, { params: { path: { assistantId } }, body }),
+    await client.GET(TOOLS, { params: { path: { assistantId } } }),
+    await client.DELETE(TOOL, { params: { path: { assistantId, toolId } } }),
+  ];
 
   /** Posts a body that must be refused with 400 `{error, message}` and checks that nothing was stored. */
   const expectInvalid = async (assistantId: string, body: Body, message: string) => {
-    const response = await t.http.post(toolsOf(assistantId)).set(bearer(PRIVATE_KEY)).send(body).expect(400);
+    const response = await t.as(PRIVATE_KEY).post(toolsOf(assistantId)).send(body).expect(400);
     expect(response.body).toEqual({ error: 'Bad Request', message });
     expect(await countRows(t, 'tools')).toBe(0);
   };
@@ -87,47 +75,48 @@ describe('Tools', () => {
   describe('POST /assistants/{assistantId}/tools on an OPENAI assistant', () => {
     let assistantId: string;
     beforeEach(async () => {
-      assistantId = (await createAssistant(t.http)).id;
+      assistantId = (await createAssistant(api)).id;
     });
 
     it('creates a WEB_SEARCH tool with exactly id, type, webSearchTool {}, createdAt and updatedAt', async () => {
-      const response = await t.http.post(toolsOf(assistantId)).set(bearer(PRIVATE_KEY)).send({ type: 'WEB_SEARCH' }).expect(201);
+      const answer = await api.POST(TOOLS, { params: { path: { assistantId } }, body: { type: 'WEB_SEARCH' } });
+      const created = bodyOf(answer, 201);
 
-      expect(response.headers['content-type']).toMatch(/^application\/json/);
-      expect(Object.keys(response.body)).toEqual(['tool']);
-      expect(response.body.tool).toEqual({ ...STORED, type: 'WEB_SEARCH', webSearchTool: {} });
-      expect(Object.keys(response.body.tool)).toEqual(['id', 'type', 'webSearchTool', 'createdAt', 'updatedAt']);
-      expect(response.body.tool.updatedAt).toBe(response.body.tool.createdAt);
-      expect(await listTools(assistantId)).toEqual([response.body.tool]);
+      expect(answer.response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(Object.keys(created)).toEqual(['tool']);
+      expect(created.tool).toEqual({ ...STORED, type: 'WEB_SEARCH', webSearchTool: {} });
+      expect(Object.keys(created.tool)).toEqual(['id', 'type', 'webSearchTool', 'createdAt', 'updatedAt']);
+      expect(created.tool.updatedAt).toBe(created.tool.createdAt);
+      expect(await listTools(assistantId)).toEqual([created.tool]);
     });
 
     it('creates a CODE_INTERPRETER tool with no settings object at all', async () => {
-      const tool = await createTool(assistantId, { type: 'CODE_INTERPRETER' });
+      const tool = await createTool(api, assistantId, { type: 'CODE_INTERPRETER' });
       expect(tool).toEqual({ ...STORED, type: 'CODE_INTERPRETER' });
       expect(Object.keys(tool)).toEqual(['id', 'type', 'createdAt', 'updatedAt']);
       expect(await listTools(assistantId)).toEqual([tool]);
     });
 
     it('creates an IMAGE_GENERATION tool with every default when no settings (or {}) are sent', async () => {
-      const bare = await createTool(assistantId, { type: 'IMAGE_GENERATION' });
+      const bare = await createTool(api, assistantId, { type: 'IMAGE_GENERATION' });
       expect(bare).toEqual({ ...STORED, type: 'IMAGE_GENERATION', imageGenerationTool: IMAGE_DEFAULTS });
       expect(Object.keys(bare)).toEqual(['id', 'type', 'imageGenerationTool', 'createdAt', 'updatedAt']);
 
-      const empty = await createTool(assistantId, { type: 'IMAGE_GENERATION', imageGenerationTool: {} });
+      const empty = await createTool(api, assistantId, { type: 'IMAGE_GENERATION', imageGenerationTool: {} });
       expect(empty.imageGenerationTool).toEqual(IMAGE_DEFAULTS);
       expect(await listTools(assistantId)).toEqual([bare, empty]);
     });
 
     it('fills in the defaults of the IMAGE_GENERATION fields left out', async () => {
-      const tool = await createTool(assistantId, { type: 'IMAGE_GENERATION', imageGenerationTool: { quality: 'HIGH', partialImages: 3 } });
+      const tool = await createTool(api, assistantId, { type: 'IMAGE_GENERATION', imageGenerationTool: { quality: 'HIGH', partialImages: 3 } });
       expect(tool).toEqual({ ...STORED, type: 'IMAGE_GENERATION', imageGenerationTool: { ...IMAGE_DEFAULTS, quality: 'HIGH', partialImages: 3 } });
     });
 
     it('stores every IMAGE_GENERATION field sent, in the documented key order', async () => {
-      const settings = { model: 'vendor-image-1', quality: 'LOW', size: 'SIZE_1536_1024', outputFormat: 'WEBP', background: 'OPAQUE', partialImages: 10 };
-      const tool = await createTool(assistantId, { type: 'IMAGE_GENERATION', imageGenerationTool: { ...settings } });
+      const settings = { model: 'vendor-image-1', quality: 'LOW', size: 'SIZE_1536_1024', outputFormat: 'WEBP', background: 'OPAQUE', partialImages: 10 } as const;
+      const tool = await createTool(api, assistantId, { type: 'IMAGE_GENERATION', imageGenerationTool: { ...settings } });
       expect(tool.imageGenerationTool).toEqual(settings);
-      expect(Object.keys(tool.imageGenerationTool as Body)).toEqual(['model', 'quality', 'size', 'outputFormat', 'background', 'partialImages']);
+      expect(Object.keys(tool.imageGenerationTool)).toEqual(['model', 'quality', 'size', 'outputFormat', 'background', 'partialImages']);
       expect(await listTools(assistantId)).toEqual([tool]);
     });
 
@@ -139,48 +128,49 @@ describe('Tools', () => {
       ['partialImages', [0, 1, 10]],
     ])('accepts every allowed imageGenerationTool.%s', async (field, values) => {
       for (const value of values) {
-        const tool = await createTool(assistantId, { type: 'IMAGE_GENERATION', imageGenerationTool: { [field]: value } });
+        const imageGenerationTool = { [field]: value } as Schemas['ImageGenerationToolSettingsInput'];
+        const tool = await createTool(api, assistantId, { type: 'IMAGE_GENERATION', imageGenerationTool });
         expect(tool.imageGenerationTool).toEqual({ ...IMAGE_DEFAULTS, [field]: value });
       }
       expect(await countRows(t, 'tools')).toBe(values.length);
     });
 
     it('creates a FILE_SEARCH tool with vectorStoreIds [] and maxNumResults 20 by default', async () => {
-      const bare = await createTool(assistantId, { type: 'FILE_SEARCH' });
+      const bare = await createTool(api, assistantId, { type: 'FILE_SEARCH' });
       expect(bare).toEqual({ ...STORED, type: 'FILE_SEARCH', fileSearchTool: FILE_SEARCH_DEFAULTS });
       expect(Object.keys(bare)).toEqual(['id', 'type', 'fileSearchTool', 'createdAt', 'updatedAt']);
-      const empty = await createTool(assistantId, { type: 'FILE_SEARCH', fileSearchTool: {} });
+      const empty = await createTool(api, assistantId, { type: 'FILE_SEARCH', fileSearchTool: {} });
       expect(empty.fileSearchTool).toEqual(FILE_SEARCH_DEFAULTS);
-      const onlyIds = await createTool(assistantId, { type: 'FILE_SEARCH', fileSearchTool: { vectorStoreIds: ['vs_1'] } });
+      const onlyIds = await createTool(api, assistantId, { type: 'FILE_SEARCH', fileSearchTool: { vectorStoreIds: ['vs_1'] } });
       expect(onlyIds.fileSearchTool).toEqual({ vectorStoreIds: ['vs_1'], maxNumResults: 20 });
-      const onlyMax = await createTool(assistantId, { type: 'FILE_SEARCH', fileSearchTool: { maxNumResults: 5 } });
+      const onlyMax = await createTool(api, assistantId, { type: 'FILE_SEARCH', fileSearchTool: { maxNumResults: 5 } });
       expect(onlyMax.fileSearchTool).toEqual({ vectorStoreIds: [], maxNumResults: 5 });
     });
 
     it('accepts FILE_SEARCH settings at their limits: 100 ids of 1 to 255 characters, maxNumResults 0 and 100', async () => {
       const ids = Array.from({ length: 100 }, (_, i) => (i === 0 ? 'v' : i === 1 ? 'x'.repeat(255) : `vs_${i}`));
-      const wide = await createTool(assistantId, { type: 'FILE_SEARCH', fileSearchTool: { vectorStoreIds: ids, maxNumResults: 100 } });
+      const wide = await createTool(api, assistantId, { type: 'FILE_SEARCH', fileSearchTool: { vectorStoreIds: ids, maxNumResults: 100 } });
       expect(wide.fileSearchTool).toEqual({ vectorStoreIds: ids, maxNumResults: 100 });
-      const none = await createTool(assistantId, { type: 'FILE_SEARCH', fileSearchTool: { vectorStoreIds: [], maxNumResults: 0 } });
+      const none = await createTool(api, assistantId, { type: 'FILE_SEARCH', fileSearchTool: { vectorStoreIds: [], maxNumResults: 0 } });
       expect(none.fileSearchTool).toEqual({ vectorStoreIds: [], maxNumResults: 0 });
       expect(await listTools(assistantId)).toEqual([wide, none]);
     });
 
     it('creates a COMPUTER_USE tool with environment LINUX and mcpServerId null by default', async () => {
-      const tool = await createTool(assistantId, { type: 'COMPUTER_USE', computerUseTool: { displayWidth: 1024, displayHeight: 768 } });
+      const tool = await createTool(api, assistantId, { type: 'COMPUTER_USE', computerUseTool: { displayWidth: 1024, displayHeight: 768 } });
       expect(tool).toEqual({
         ...STORED,
         type: 'COMPUTER_USE',
         computerUseTool: { displayWidth: 1024, displayHeight: 768, environment: 'LINUX', mcpServerId: null },
       });
       expect(Object.keys(tool)).toEqual(['id', 'type', 'computerUseTool', 'createdAt', 'updatedAt']);
-      expect(Object.keys(tool.computerUseTool as Body)).toEqual(['displayWidth', 'displayHeight', 'environment', 'mcpServerId']);
+      expect(Object.keys(tool.computerUseTool)).toEqual(['displayWidth', 'displayHeight', 'environment', 'mcpServerId']);
       expect(await listTools(assistantId)).toEqual([tool]);
     });
 
     it('accepts every environment and an explicit null mcpServerId', async () => {
-      for (const environment of ['LINUX', 'WINDOWS', 'MACOS', 'BROWSER']) {
-        const tool = await createTool(assistantId, { type: 'COMPUTER_USE', computerUseTool: { ...DISPLAY, environment, mcpServerId: null } });
+      for (const environment of ['LINUX', 'WINDOWS', 'MACOS', 'BROWSER'] as const) {
+        const tool = await createTool(api, assistantId, { type: 'COMPUTER_USE', computerUseTool: { ...DISPLAY, environment, mcpServerId: null } });
         expect(tool.computerUseTool).toEqual({ ...DISPLAY, environment, mcpServerId: null });
       }
       expect(await countRows(t, 'tools')).toBe(4);
@@ -192,32 +182,28 @@ describe('Tools', () => {
       [640, 4096],
       [4096, 480],
     ])('accepts a %ix%i display (the bounds)', async (displayWidth, displayHeight) => {
-      const tool = await createTool(assistantId, { type: 'COMPUTER_USE', computerUseTool: { displayWidth, displayHeight } });
+      const tool = await createTool(api, assistantId, { type: 'COMPUTER_USE', computerUseTool: { displayWidth, displayHeight } });
       expect(tool.computerUseTool).toEqual({ displayWidth, displayHeight, environment: 'LINUX', mcpServerId: null });
     });
 
     it('links a COMPUTER_USE tool to an MCP server of the same assistant, given in any case', async () => {
-      const server = await createMcpServer(assistantId);
-      const tool = await createTool(assistantId, {
+      const server = await createMcpServer(api, assistantId);
+      const tool = await createTool(api, assistantId, {
         type: 'COMPUTER_USE',
         computerUseTool: { ...DISPLAY, environment: 'BROWSER', mcpServerId: server.id },
       });
       expect(tool).toEqual({ ...STORED, type: 'COMPUTER_USE', computerUseTool: { ...DISPLAY, environment: 'BROWSER', mcpServerId: server.id } });
 
-      const upper = await createTool(assistantId, { type: 'COMPUTER_USE', computerUseTool: { ...DISPLAY, mcpServerId: server.id.toUpperCase() } });
+      const upper = await createTool(api, assistantId, { type: 'COMPUTER_USE', computerUseTool: { ...DISPLAY, mcpServerId: server.id.toUpperCase() } });
       expect(upper.computerUseTool).toEqual({ ...DISPLAY, environment: 'LINUX', mcpServerId: server.id });
       expect(await listTools(assistantId)).toEqual([tool, upper]);
     });
 
     it('answers 415 to a body that is not JSON and 400 to malformed JSON, creating nothing', async () => {
-      const notJson = await t.http.post(toolsOf(assistantId)).set(bearer(PRIVATE_KEY)).set('Content-Type', 'text/plain').send('type=WEB_SEARCH').expect(415);
+      const raw = t.as(PRIVATE_KEY);
+      const notJson = await raw.post(toolsOf(assistantId)).set('Content-Type', 'text/plain').send('type=WEB_SEARCH').expect(415);
       expect(notJson.body).toEqual({ error: 'Unsupported Media Type', message: expect.stringContaining('application/json') });
-      const malformed = await t.http
-        .post(toolsOf(assistantId))
-        .set(bearer(PRIVATE_KEY))
-        .set('Content-Type', 'application/json')
-        .send('{"type": ')
-        .expect(400);
+      const malformed = await raw.post(toolsOf(assistantId)).set('Content-Type', 'application/json').send('{"type": ').expect(400);
       expect(malformed.body).toEqual({ error: 'Bad Request', message: expect.stringMatching(/^Malformed JSON body: /) });
       expect(await countRows(t, 'tools')).toBe(0);
     });
@@ -318,40 +304,37 @@ describe('Tools', () => {
         'computerUseTool.displayWidth must not be less than 640; computerUseTool.displayHeight must not be less than 480',
       ],
     ])('refuses %s', async (_, body, message) => {
-      const assistant = await createAssistant(t.http);
+      const assistant = await createAssistant(api);
       await expectInvalid(assistant.id, body, message);
       expect(await listTools(assistant.id)).toEqual([]);
     });
 
     it('refuses an mcpServerId of another assistant, of no server, or of another workspace’s server', async () => {
-      const assistant = await createAssistant(t.http);
-      await createMcpServer(assistant.id);
-      const other = await createAssistant(t.http, { name: 'Other' });
-      const othersServer = await createMcpServer(other.id);
-      const { privateKey } = await seedSecondWorkspace(t.http);
-      const foreign = await createAssistant(t.http, { name: 'Foreign' }, privateKey);
-      const foreignServer = await createMcpServer(foreign.id, privateKey);
+      const assistant = await createAssistant(api);
+      await createMcpServer(api, assistant.id);
+      const other = await createAssistant(api, { name: 'Other' });
+      const othersServer = await createMcpServer(api, other.id);
+      const foreignApi = await secondWorkspaceApi(t);
+      const foreign = await createAssistant(foreignApi, { name: 'Foreign' });
+      const foreignServer = await createMcpServer(foreignApi, foreign.id);
 
       for (const mcpServerId of [othersServer.id, UNKNOWN_ID, foreignServer.id]) {
-        const response = await t.http
-          .post(toolsOf(assistant.id))
-          .set(bearer(PRIVATE_KEY))
-          .send({ type: 'COMPUTER_USE', computerUseTool: { ...DISPLAY, mcpServerId } })
-          .expect(400);
-        expect(response.body).toEqual(NOT_A_MEMBER_OF_THIS_ASSISTANT);
+        const body = { type: 'COMPUTER_USE', computerUseTool: { ...DISPLAY, mcpServerId } } as const;
+        const answer = await api.POST(TOOLS, { params: { path: { assistantId: assistant.id } }, body });
+        expect(errorOf(answer, 400)).toEqual(NOT_A_MEMBER_OF_THIS_ASSISTANT);
       }
       expect(await countRows(t, 'tools')).toBe(0);
     });
   });
 
   describe('tool types by provider', () => {
-    const REFUSED: [string, string][] = [
+    const REFUSED: [Schemas['AssistantProvider'], ToolType][] = [
       ['ANTHROPIC', 'FILE_SEARCH'],
       ['ANTHROPIC', 'IMAGE_GENERATION'],
       ['GOOGLE', 'IMAGE_GENERATION'],
       ['GOOGLE', 'COMPUTER_USE'],
     ];
-    const OFFERED: [string, string][] = [
+    const OFFERED: [Schemas['AssistantProvider'], ToolType][] = [
       ['OPENAI', 'WEB_SEARCH'],
       ['OPENAI', 'FILE_SEARCH'],
       ['OPENAI', 'CODE_INTERPRETER'],
@@ -366,30 +349,30 @@ describe('Tools', () => {
     ];
 
     it.each(REFUSED)('refuses on %s a %s tool with exactly {error} naming the type, creating nothing', async (provider, type) => {
-      const assistant = await createAssistant(t.http, { provider });
-      const response = await t.http.post(toolsOf(assistant.id)).set(bearer(PRIVATE_KEY)).send(VALID[type]).expect(400);
-      expect(response.body).toEqual(unavailable(type));
-      expect(Object.keys(response.body)).toEqual(['error']);
+      const assistant = await createAssistant(api, { provider });
+      const refusal = errorOf(await api.POST(TOOLS, { params: { path: { assistantId: assistant.id } }, body: VALID[type] }), 400);
+      expect(refusal).toEqual(unavailable(type));
+      expect(Object.keys(refusal as Body)).toEqual(['error']);
       expect(await countRows(t, 'tools')).toBe(0);
       expect(await listTools(assistant.id)).toEqual([]);
     });
 
     it.each(OFFERED)('accepts on %s a %s tool', async (provider, type) => {
-      const assistant = await createAssistant(t.http, { provider });
-      const tool = await createTool(assistant.id, VALID[type]);
+      const assistant = await createAssistant(api, { provider });
+      const tool = await createTool(api, assistant.id, VALID[type]);
       expect(tool).toMatchObject({ ...STORED, type });
       expect(await listTools(assistant.id)).toEqual([tool]);
     });
 
     it('validates the body before checking the provider', async () => {
-      const anthropic = await createAssistant(t.http, { provider: 'ANTHROPIC' });
+      const anthropic = await createAssistant(api, { provider: 'ANTHROPIC' });
       await expectInvalid(
         anthropic.id,
         { type: 'IMAGE_GENERATION', imageGenerationTool: { model: 'dall-e-3' } },
         'imageGenerationTool.model must be one of the following values: vendor-image-1',
       );
       await expectInvalid(anthropic.id, { type: 'FILE_SEARCH', fileSearchTool: { extra: true } }, 'property fileSearchTool.extra should not exist');
-      const google = await createAssistant(t.http, { provider: 'GOOGLE' });
+      const google = await createAssistant(api, { provider: 'GOOGLE' });
       await expectInvalid(google.id, { type: 'COMPUTER_USE' }, 'computerUseTool is required with type COMPUTER_USE');
       await expectInvalid(google.id, { type: 'IMAGE_GENERATION', computerUseTool: DISPLAY }, 'computerUseTool is accepted only with type COMPUTER_USE');
     });
@@ -397,18 +380,17 @@ describe('Tools', () => {
 
   describe('GET /assistants/{assistantId}/tools', () => {
     it('answers {tools: []} for an assistant without tools', async () => {
-      const assistant = await createAssistant(t.http);
-      const response = await t.http.get(toolsOf(assistant.id)).set(bearer(PRIVATE_KEY)).expect(200);
-      expect(response.body).toEqual({ tools: [] });
+      const assistant = await createAssistant(api);
+      expect(bodyOf(await api.GET(TOOLS, { params: { path: { assistantId: assistant.id } } }), 200)).toEqual({ tools: [] });
     });
 
     it('lists the assistant’s tools in creation order, exactly as created, and no other assistant’s', async () => {
-      const assistant = await createAssistant(t.http);
-      const other = await createAssistant(t.http, { name: 'Other' });
-      const created: ToolBody[] = [];
-      for (const type of ['IMAGE_GENERATION', 'WEB_SEARCH', 'COMPUTER_USE', 'CODE_INTERPRETER', 'FILE_SEARCH', 'WEB_SEARCH']) {
-        created.push(await createTool(assistant.id, VALID[type]));
-        await createTool(other.id, { type: 'CODE_INTERPRETER' });
+      const assistant = await createAssistant(api);
+      const other = await createAssistant(api, { name: 'Other' });
+      const created: Schemas['Tool'][] = [];
+      for (const type of ['IMAGE_GENERATION', 'WEB_SEARCH', 'COMPUTER_USE', 'CODE_INTERPRETER', 'FILE_SEARCH', 'WEB_SEARCH'] as const) {
+        created.push(await createTool(api, assistant.id, VALID[type]));
+        await createTool(api, other.id, { type: 'CODE_INTERPRETER' });
       }
       expect(await listTools(assistant.id)).toEqual(created);
       const theirs = await listTools(other.id);
@@ -419,50 +401,44 @@ describe('Tools', () => {
 
   describe('DELETE /assistants/{assistantId}/tools/{toolId}', () => {
     it('returns the tool as it was, removes it from the list, and answers 404 the second time', async () => {
-      const assistant = await createAssistant(t.http);
-      const kept = await createTool(assistant.id, { type: 'WEB_SEARCH' });
-      const tool = await createTool(assistant.id, { type: 'IMAGE_GENERATION', imageGenerationTool: { size: 'SIZE_1024_1024' } });
+      const assistant = await createAssistant(api);
+      const kept = await createTool(api, assistant.id, { type: 'WEB_SEARCH' });
+      const tool = await createTool(api, assistant.id, { type: 'IMAGE_GENERATION', imageGenerationTool: { size: 'SIZE_1024_1024' } });
 
-      const deleted = await t.http.delete(`${toolsOf(assistant.id)}/${tool.id}`).set(bearer(PRIVATE_KEY)).expect(200);
-      expect(deleted.body).toEqual({ tool });
+      expect(bodyOf(await deleteTool(assistant.id, tool.id), 200)).toEqual({ tool });
       expect(await listTools(assistant.id)).toEqual([kept]);
 
-      const again = await t.http.delete(`${toolsOf(assistant.id)}/${tool.id}`).set(bearer(PRIVATE_KEY)).expect(404);
-      expect(again.body).toEqual(TOOL_NOT_FOUND);
+      expect(errorOf(await deleteTool(assistant.id, tool.id), 404)).toEqual(TOOL_NOT_FOUND);
       expect(await listTools(assistant.id)).toEqual([kept]);
     });
 
     it('answers 404 Tool not found for an unknown or malformed tool id', async () => {
-      const assistant = await createAssistant(t.http);
-      const tool = await createTool(assistant.id, { type: 'CODE_INTERPRETER' });
+      const assistant = await createAssistant(api);
+      const tool = await createTool(api, assistant.id, { type: 'CODE_INTERPRETER' });
       for (const id of [UNKNOWN_ID, 'not-a-uuid', `${tool.id}0`]) {
-        const response = await t.http.delete(`${toolsOf(assistant.id)}/${id}`).set(bearer(PRIVATE_KEY)).expect(404);
-        expect(response.body).toEqual(TOOL_NOT_FOUND);
+        expect(errorOf(await deleteTool(assistant.id, id), 404)).toEqual(TOOL_NOT_FOUND);
       }
       expect(await listTools(assistant.id)).toEqual([tool]);
     });
 
     it('answers 404 for a tool of another assistant of the workspace, which keeps it', async () => {
-      const assistant = await createAssistant(t.http);
-      const other = await createAssistant(t.http, { name: 'Other' });
-      const theirs = await createTool(other.id, { type: 'FILE_SEARCH' });
+      const assistant = await createAssistant(api);
+      const other = await createAssistant(api, { name: 'Other' });
+      const theirs = await createTool(api, other.id, { type: 'FILE_SEARCH' });
 
-      const response = await t.http.delete(`${toolsOf(assistant.id)}/${theirs.id}`).set(bearer(PRIVATE_KEY)).expect(404);
-      expect(response.body).toEqual(TOOL_NOT_FOUND);
+      expect(errorOf(await deleteTool(assistant.id, theirs.id), 404)).toEqual(TOOL_NOT_FOUND);
       expect(await listTools(other.id)).toEqual([theirs]);
     });
 
     it('answers 404 for a tool of another workspace, which keeps it', async () => {
-      const assistant = await createAssistant(t.http);
-      const { privateKey } = await seedSecondWorkspace(t.http);
-      const foreign = await createAssistant(t.http, { name: 'Foreign' }, privateKey);
-      const theirs = await createTool(foreign.id, { type: 'WEB_SEARCH' }, privateKey);
+      const assistant = await createAssistant(api);
+      const foreignApi = await secondWorkspaceApi(t);
+      const foreign = await createAssistant(foreignApi, { name: 'Foreign' });
+      const theirs = await createTool(foreignApi, foreign.id, { type: 'WEB_SEARCH' });
 
-      const viaOurAssistant = await t.http.delete(`${toolsOf(assistant.id)}/${theirs.id}`).set(bearer(PRIVATE_KEY)).expect(404);
-      expect(viaOurAssistant.body).toEqual(TOOL_NOT_FOUND);
-      const viaTheirAssistant = await t.http.delete(`${toolsOf(foreign.id)}/${theirs.id}`).set(bearer(PRIVATE_KEY)).expect(404);
-      expect(viaTheirAssistant.body).toEqual(ASSISTANT_NOT_FOUND);
-      expect(await listTools(foreign.id, privateKey)).toEqual([theirs]);
+      expect(errorOf(await deleteTool(assistant.id, theirs.id), 404)).toEqual(TOOL_NOT_FOUND);
+      expect(errorOf(await deleteTool(foreign.id, theirs.id), 404)).toEqual(ASSISTANT_NOT_FOUND);
+      expect(await listTools(foreign.id, foreignApi)).toEqual([theirs]);
     });
   });
 
@@ -472,20 +448,12 @@ describe('Tools', () => {
       ['a malformed id', async () => 'not-a-uuid'],
       [
         'an assistant of another workspace',
-        async (t: TestApp) => {
-          const { privateKey } = await seedSecondWorkspace(t.http);
-          return (await createAssistant(t.http, { name: 'Foreign' }, privateKey)).id;
-        },
+        async (t: TestApp) => (await createAssistant(await secondWorkspaceApi(t), { name: 'Foreign' })).id,
       ],
     ])('answers 404 Assistant not found for %s on every route, creating nothing', async (_, assistantIdOf) => {
       const assistantId = await assistantIdOf(t);
-      for (const call of [
-        t.http.post(toolsOf(assistantId)).send({ type: 'WEB_SEARCH' }),
-        t.http.get(toolsOf(assistantId)),
-        t.http.delete(`${toolsOf(assistantId)}/${UNKNOWN_ID}`),
-      ]) {
-        const response = await call.set(bearer(PRIVATE_KEY)).expect(404);
-        expect(response.body).toEqual(ASSISTANT_NOT_FOUND);
+      for (const answer of await everyRoute(api, assistantId, UNKNOWN_ID, { type: 'WEB_SEARCH' })) {
+        expect(errorOf(answer, 404)).toEqual(ASSISTANT_NOT_FOUND);
       }
       expect(await countRows(t, 'tools')).toBe(0);
     });
@@ -493,37 +461,27 @@ describe('Tools', () => {
 
   describe('authentication and key kinds', () => {
     it.each([
-      ['no Authorization header', undefined],
-      ['an unknown key', `Bearer sk_${'a'.repeat(43)}`],
-      ['a malformed key', 'Bearer not-a-key'],
-    ])('answers 401 for %s on every route', async (_, header) => {
-      const assistant = await createAssistant(t.http);
-      const tool = await createTool(assistant.id, { type: 'WEB_SEARCH' });
-      for (const call of [
-        t.http.post(toolsOf(assistant.id)).send({ type: 'CODE_INTERPRETER' }),
-        t.http.get(toolsOf(assistant.id)),
-        t.http.delete(`${toolsOf(assistant.id)}/${tool.id}`),
-      ]) {
-        const response = await (header === undefined ? call : call.set('Authorization', header)).expect(401);
-        expect(response.body).toEqual(UNAUTHORIZED);
+      ['no Authorization header', null],
+      ['an unknown key', `sk_${'a'.repeat(43)}`],
+      ['a malformed key', 'not-a-key'],
+    ])('answers 401 for %s on every route', async (_, key) => {
+      const assistant = await createAssistant(api);
+      const tool = await createTool(api, assistant.id, { type: 'WEB_SEARCH' });
+      for (const answer of await everyRoute(t.api(key), assistant.id, tool.id, { type: 'CODE_INTERPRETER' })) {
+        expect(errorOf(answer, 401)).toEqual(UNAUTHORIZED);
       }
       expect(await listTools(assistant.id)).toEqual([tool]);
     });
 
     it.each([
-      ['PUBLIC', createPublicKey],
+      ['PUBLIC', async () => (await createPublicKey(api)).value!],
       ['ORGANIZATION', async () => ORGANIZATION_KEY],
     ])('answers 403 to a key of kind %s on every route, changing nothing', async (kind, keyOf) => {
       const key = await keyOf();
-      const assistant = await createAssistant(t.http);
-      const tool = await createTool(assistant.id, { type: 'WEB_SEARCH' });
-      for (const call of [
-        t.http.post(toolsOf(assistant.id)).send({ type: 'CODE_INTERPRETER' }),
-        t.http.get(toolsOf(assistant.id)),
-        t.http.delete(`${toolsOf(assistant.id)}/${tool.id}`),
-      ]) {
-        const response = await call.set(bearer(key)).expect(403);
-        expect(response.body).toEqual({ error: 'Forbidden', message: expect.stringContaining(kind) });
+      const assistant = await createAssistant(api);
+      const tool = await createTool(api, assistant.id, { type: 'WEB_SEARCH' });
+      for (const answer of await everyRoute(t.api(key), assistant.id, tool.id, { type: 'CODE_INTERPRETER' })) {
+        expect(errorOf(answer, 403)).toEqual({ error: 'Forbidden', message: expect.stringContaining(kind) });
       }
       expect(await listTools(assistant.id)).toEqual([tool]);
     });
@@ -531,48 +489,43 @@ describe('Tools', () => {
 
   describe('computer-use tools and MCP servers', () => {
     it('keeps an MCP server that a tool names (409) until the tool is deleted', async () => {
-      const assistant = await createAssistant(t.http);
-      const server = await createMcpServer(assistant.id);
-      const tool = await createTool(assistant.id, { type: 'COMPUTER_USE', computerUseTool: { ...DISPLAY, mcpServerId: server.id } });
-      const serverPath = `${mcpServersOf(assistant.id)}/${server.id}`;
+      const assistant = await createAssistant(api);
+      const server = await createMcpServer(api, assistant.id);
+      const tool = await createTool(api, assistant.id, { type: 'COMPUTER_USE', computerUseTool: { ...DISPLAY, mcpServerId: server.id } });
+      const serverPath = { params: { path: { assistantId: assistant.id, mcpServerId: server.id } } };
 
-      const refused = await t.http.delete(serverPath).set(bearer(PRIVATE_KEY)).expect(409);
-      expect(refused.body).toEqual({ error: 'Conflict', message: expect.stringContaining('computer-use tool') });
-      const stillThere = await t.http.get(serverPath).set(bearer(PRIVATE_KEY)).expect(200);
-      expect(stillThere.body).toEqual({ mcpServer: server });
+      expect(errorOf(await api.DELETE(MCP_SERVER, serverPath), 409)).toEqual({ error: 'Conflict', message: expect.stringContaining('computer-use tool') });
+      expect(bodyOf(await api.GET(MCP_SERVER, serverPath), 200)).toEqual({ mcpServer: server });
       expect(await listTools(assistant.id)).toEqual([tool]);
 
-      const deletedTool = await t.http.delete(`${toolsOf(assistant.id)}/${tool.id}`).set(bearer(PRIVATE_KEY)).expect(200);
-      expect(deletedTool.body).toEqual({ tool });
-      const deletedServer = await t.http.delete(serverPath).set(bearer(PRIVATE_KEY)).expect(200);
-      expect(deletedServer.body).toEqual({ mcpServer: server });
-      await t.http.get(serverPath).set(bearer(PRIVATE_KEY)).expect(404);
+      expect(bodyOf(await deleteTool(assistant.id, tool.id), 200)).toEqual({ tool });
+      expect(bodyOf(await api.DELETE(MCP_SERVER, serverPath), 200)).toEqual({ mcpServer: server });
+      errorOf(await api.GET(MCP_SERVER, serverPath), 404);
     });
 
     it('deleting the assistant removes its tools, including one that names its MCP server, and no one else’s', async () => {
-      const assistant = await createAssistant(t.http);
-      const server = await createMcpServer(assistant.id);
-      await createTool(assistant.id, { type: 'COMPUTER_USE', computerUseTool: { ...DISPLAY, mcpServerId: server.id } });
-      for (const type of ['WEB_SEARCH', 'FILE_SEARCH', 'CODE_INTERPRETER', 'IMAGE_GENERATION']) await createTool(assistant.id, VALID[type]);
-      const other = await createAssistant(t.http, { name: 'Other' });
-      const othersTool = await createTool(other.id, { type: 'WEB_SEARCH' });
+      const assistant = await createAssistant(api);
+      const server = await createMcpServer(api, assistant.id);
+      await createTool(api, assistant.id, { type: 'COMPUTER_USE', computerUseTool: { ...DISPLAY, mcpServerId: server.id } });
+      for (const type of ['WEB_SEARCH', 'FILE_SEARCH', 'CODE_INTERPRETER', 'IMAGE_GENERATION'] as const) await createTool(api, assistant.id, VALID[type]);
+      const other = await createAssistant(api, { name: 'Other' });
+      const othersTool = await createTool(api, other.id, { type: 'WEB_SEARCH' });
       expect(await countRows(t, 'tools')).toBe(6);
 
-      await t.http.delete(`${ASSISTANTS}/${assistant.id}`).set(bearer(PRIVATE_KEY)).expect(200);
+      bodyOf(await api.DELETE('/api/cloud/assistants/{assistantId}', { params: { path: { assistantId: assistant.id } } }), 200);
 
       expect(await countRows(t, 'tools')).toBe(1);
       expect(await countRows(t, 'mcp_servers')).toBe(0);
       expect(await listTools(other.id)).toEqual([othersTool]);
-      const gone = await t.http.get(toolsOf(assistant.id)).set(bearer(PRIVATE_KEY)).expect(404);
-      expect(gone.body).toEqual(ASSISTANT_NOT_FOUND);
+      expect(errorOf(await api.GET(TOOLS, { params: { path: { assistantId: assistant.id } } }), 404)).toEqual(ASSISTANT_NOT_FOUND);
     });
 
     it('deleting an assistant whose only tool names its MCP server leaves no tools', async () => {
-      const assistant = await createAssistant(t.http, { provider: 'ANTHROPIC' });
-      const server = await createMcpServer(assistant.id);
-      await createTool(assistant.id, { type: 'COMPUTER_USE', computerUseTool: { ...DISPLAY, mcpServerId: server.id } });
+      const assistant = await createAssistant(api, { provider: 'ANTHROPIC' });
+      const server = await createMcpServer(api, assistant.id);
+      await createTool(api, assistant.id, { type: 'COMPUTER_USE', computerUseTool: { ...DISPLAY, mcpServerId: server.id } });
 
-      await t.http.delete(`${ASSISTANTS}/${assistant.id}`).set(bearer(PRIVATE_KEY)).expect(200);
+      bodyOf(await api.DELETE('/api/cloud/assistants/{assistantId}', { params: { path: { assistantId: assistant.id } } }), 200);
       expect(await countRows(t, 'tools')).toBe(0);
     });
   });

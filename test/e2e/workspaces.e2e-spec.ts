@@ -1,20 +1,27 @@
-import { bearer, ISO_UTC, ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp, UUID } from '../support/test-app.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { type Api, bodyOf, errorOf } from '../support/api.js';
+import { ISO_UTC, UNAUTHORIZED, UUID } from '../support/expected.js';
+import { createPublicKey } from '../support/resources.js';
 import { OTHER_ORGANIZATION_KEY, seedSecondOrganization } from '../support/second-organization.js';
+import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
 const WORKSPACES = '/api/cloud/workspaces';
 
 describe('Workspaces', () => {
   let t: TestApp;
+  let organization: Api;
 
   beforeAll(async () => {
     t = await startTestApp();
+    organization = t.api(ORGANIZATION_KEY);
   });
   afterAll(() => t.close());
   beforeEach(() => t.reset());
 
+  const createWorkspace = async (api: Api, name: string) => bodyOf(await api.POST(WORKSPACES, { body: { name } }), 201).workspace;
+
   it('creates a workspace with an organization key', async () => {
-    const response = await t.http.post(WORKSPACES).set(bearer(ORGANIZATION_KEY)).send({ name: 'Production' }).expect(201);
-    expect(response.body).toEqual({
+    expect(bodyOf(await organization.POST(WORKSPACES, { body: { name: 'Production' } }), 201)).toEqual({
       workspace: {
         id: expect.stringMatching(UUID),
         name: 'Production',
@@ -25,10 +32,9 @@ describe('Workspaces', () => {
   });
 
   it('lists the organization’s workspaces in creation order', async () => {
-    const first = (await t.http.post(WORKSPACES).set(bearer(ORGANIZATION_KEY)).send({ name: 'A' }).expect(201)).body.workspace;
-    const second = (await t.http.post(WORKSPACES).set(bearer(ORGANIZATION_KEY)).send({ name: 'B' }).expect(201)).body.workspace;
-    const response = await t.http.get(WORKSPACES).set(bearer(ORGANIZATION_KEY)).expect(200);
-    expect(response.body).toEqual({
+    const first = await createWorkspace(organization, 'A');
+    const second = await createWorkspace(organization, 'B');
+    expect(bodyOf(await organization.GET(WORKSPACES), 200)).toEqual({
       workspaces: [
         { id: expect.stringMatching(UUID), name: 'Default workspace', createdAt: expect.stringMatching(ISO_UTC), updatedAt: expect.stringMatching(ISO_UTC) },
         first,
@@ -39,18 +45,14 @@ describe('Workspaces', () => {
 
   it('never shows another organization’s workspaces, nor lets it make keys in them', async () => {
     await seedSecondOrganization(t);
-    const ours = (await t.http.post(WORKSPACES).set(bearer(ORGANIZATION_KEY)).send({ name: 'Ours' }).expect(201)).body.workspace;
-    const theirs = (await t.http.post(WORKSPACES).set(bearer(OTHER_ORGANIZATION_KEY)).send({ name: 'Theirs' }).expect(201)).body.workspace;
+    const otherOrganization = t.api(OTHER_ORGANIZATION_KEY);
+    const ours = await createWorkspace(organization, 'Ours');
+    const theirs = await createWorkspace(otherOrganization, 'Theirs');
 
-    const listed = await t.http.get(WORKSPACES).set(bearer(OTHER_ORGANIZATION_KEY)).expect(200);
-    expect(listed.body).toEqual({ workspaces: [theirs] });
+    expect(bodyOf(await otherOrganization.GET(WORKSPACES), 200)).toEqual({ workspaces: [theirs] });
 
-    const response = await t.http
-      .post('/api/cloud/api-keys')
-      .set(bearer(OTHER_ORGANIZATION_KEY))
-      .send({ name: 'intruder', type: 'PRIVATE', workspaceId: ours.id })
-      .expect(400);
-    expect(response.body).toEqual({ error: 'Bad Request', message: 'workspaceId does not name a workspace of this organization' });
+    const intrusion = await otherOrganization.POST('/api/cloud/api-keys', { body: { name: 'intruder', type: 'PRIVATE', workspaceId: ours.id } });
+    expect(errorOf(intrusion, 400)).toEqual({ error: 'Bad Request', message: 'workspaceId does not name a workspace of this organization' });
   });
 
   it.each([
@@ -59,19 +61,17 @@ describe('Workspaces', () => {
     [{ name: 'x'.repeat(256) }, 'name must be shorter than or equal to 255 characters'],
     [{ name: 'ok', organizationId: 'x' }, 'property organizationId should not exist'],
   ])('rejects %j', async (body, message) => {
-    const response = await t.http.post(WORKSPACES).set(bearer(ORGANIZATION_KEY)).send(body).expect(400);
+    const response = await t.as(ORGANIZATION_KEY).post(WORKSPACES).send(body).expect(400);
     expect(response.body).toEqual({ error: 'Bad Request', message });
   });
 
   it('answers 403 to private and public keys, 401 without a key', async () => {
-    const publicKey = (await t.http.post('/api/cloud/api-keys').set(bearer(PRIVATE_KEY)).send({ name: 'p' }).expect(201)).body.apiKey.value;
-    for (const key of [PRIVATE_KEY, publicKey]) {
-      for (const call of [t.http.get(WORKSPACES), t.http.post(WORKSPACES).send({ name: 'x' })]) {
-        const response = await call.set(bearer(key)).expect(403);
-        expect(response.body).toEqual({ error: 'Forbidden', message: expect.stringContaining('accepts ORGANIZATION keys') });
+    const { value: publicKey } = await createPublicKey(t.api());
+    for (const key of [PRIVATE_KEY, publicKey!]) {
+      for (const answer of [await t.api(key).GET(WORKSPACES), await t.api(key).POST(WORKSPACES, { body: { name: 'x' } })]) {
+        expect(errorOf(answer, 403)).toEqual({ error: 'Forbidden', message: expect.stringContaining('accepts ORGANIZATION keys') });
       }
     }
-    const response = await t.http.get(WORKSPACES).expect(401);
-    expect(response.body).toEqual({ error: 'Unauthorized', message: 'The API key is invalid or missing' });
+    expect(errorOf(await t.api(null).GET(WORKSPACES), 401)).toEqual(UNAUTHORIZED);
   });
 });

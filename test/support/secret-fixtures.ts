@@ -1,3 +1,4 @@
+import { OPENAPI_SPEC } from './openapi-documents.js';
 import { randomBytes } from 'node:crypto';
 
 /** A fresh 32-byte encryption key, written as ENCRYPTION_KEY takes it. */
@@ -6,14 +7,8 @@ export const newEncryptionKey = (encoding: 'hex' | 'base64' = 'base64') => rando
 /** A marker that appears nowhere but where the test put it, so finding it anywhere else is a leak. */
 export const secretValue = (label: string) => `${label}-${randomBytes(12).toString('hex')}`;
 
-export const MINIMAL_OPENAPI_SPEC = JSON.stringify({
-  openapi: '3.1.0',
-  info: { title: 'Orders', version: '1' },
-  paths: { '/orders': { get: { responses: { '200': { description: 'ok' } } } } },
-});
-
 /** A create-function body whose handler sends `headers` (a JSON text, kept exactly). */
 export const functionBody = (headers: string) => ({
-  openapiSpec: MINIMAL_OPENAPI_SPEC,
+  openapiSpec: OPENAPI_SPEC,
   handler: { type: 'REQUEST', requestHandler: { url: 'https://api.example.com/orders', method: 'POST', headers, body: '{}' } },
 });

@@ -3,22 +3,25 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import request from 'supertest';
+import type { Server } from 'node:http';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.factory.js';
 import { ApiKeyVerifier } from '../../src/auth/api-key-verifier.js';
 import { BootstrapService } from '../../src/bootstrap/bootstrap.service.js';
 import { AppConfig } from '../../src/config/app-config.js';
+import { type Api, type RawHttp, rawHttp, typedClient } from './api.js';
 
 export const ORGANIZATION_KEY = 'ok_test0organization0key0BcxM3rHah_nElQHbPabRHGN-';
 export const PRIVATE_KEY = 'sk_test0private0key0ESrN9Eq4YxezhjRs7tqNkBtx';
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
 export interface TestApp {
   app: NestExpressApplication;
-  http: ReturnType<typeof request>;
+  /** The typed client, sending `key`: the bootstrap workspace's PRIVATE key unless told, none when null. */
+  api(key?: string | null): Api;
+  /** Raw requests without a key, for what the typed client cannot send. */
+  http: RawHttp;
+  /** Raw requests sending `key`. */
+  as(key: string): RawHttp;
   /** Empties every table (and the verified-key cache) and bootstraps again: one org, one workspace, two keys. */
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -42,11 +45,15 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<T
     ...overrides,
   });
   const app = await createApp(config);
+  await app.listen(0, '127.0.0.1');
+  const server = app.getHttpServer() as Server;
   const dataSource = app.get(DataSource);
   const bootstrap = app.get(BootstrapService);
   return {
     app,
-    http: request(app.getHttpServer()),
+    api: (key = PRIVATE_KEY) => typedClient(server, key),
+    http: rawHttp(server),
+    as: (key) => rawHttp(server, key),
     async reset() {
       await truncateAll(dataSource);
       app.get(ApiKeyVerifier).forgetAll();
@@ -64,24 +71,4 @@ async function truncateAll(dataSource: DataSource): Promise<void> {
     `SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'migrations'`,
   );
   await dataSource.query(`TRUNCATE ${tables.map(({ tablename }) => `"${tablename}"`).join(', ')} CASCADE`);
-}
-
-export const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
-
-/** The workspace made by the bootstrap, as the organization key lists it. */
-export async function bootstrapWorkspaceId(http: TestApp['http']): Promise<string> {
-  const listed = await http.get('/api/cloud/workspaces').set(bearer(ORGANIZATION_KEY)).expect(200);
-  return listed.body.workspaces[0].id as string;
-}
-
-/** A second workspace of the same organization with a private key of its own, for tenancy tests. */
-export async function seedSecondWorkspace(http: TestApp['http']): Promise<{ workspaceId: string; privateKey: string }> {
-  const workspace = await http.post('/api/cloud/workspaces').set(bearer(ORGANIZATION_KEY)).send({ name: 'Second' }).expect(201);
-  const workspaceId = workspace.body.workspace.id as string;
-  const key = await http
-    .post('/api/cloud/api-keys')
-    .set(bearer(ORGANIZATION_KEY))
-    .send({ name: 'Second private', type: 'PRIVATE', workspaceId })
-    .expect(201);
-  return { workspaceId, privateKey: key.body.apiKey.value as string };
 }
