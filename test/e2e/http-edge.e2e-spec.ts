@@ -5,7 +5,7 @@ import { MetricsServer } from '../../src/metrics/metrics-server.js';
 import { bodyOf } from '../support/api.js';
 import { UNAUTHORIZED, UUID } from '../support/expected.js';
 import { freshDatabase, type FreshDatabase } from '../support/fresh-database.js';
-import { sampleValue } from '../support/prometheus-text.js';
+import { sampleValue } from '../../src/metrics/prometheus-text.js';
 import { firstAnswer, rawExchange, TricklingClient } from '../support/raw-connection.js';
 import { ServiceProcess } from '../support/service-process.js';
 import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';

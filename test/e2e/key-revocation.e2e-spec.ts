@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { digestApiKey } from '../../src/auth/api-key-material.js';
 import { bodyOf, errorOf } from '../support/api.js';
 import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
-import { sampleValue } from '../support/prometheus-text.js';
+import { sampleValue } from '../../src/metrics/prometheus-text.js';
 import { eventually } from '../support/service-client.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { bootstrapWorkspaceId } from '../support/resources.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { MetricsServer } from '../../src/metrics/metrics-server.js';
 import { bodyOf, errorOf } from '../support/api.js';
 import { checkedFetch } from '../support/openapi-check.js';
-import { parseSamples, sampleValue } from '../support/prometheus-text.js';
+import { parseSamples, sampleValue } from '../../src/metrics/prometheus-text.js';
 import { createAssistant } from '../support/resources.js';
 import { PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { UNKNOWN_ID } from '../support/unknown.js';

@@ -5,7 +5,7 @@ import { bodyOf, clientOnPort, errorOf } from '../support/api.js';
 import { UUID } from '../support/expected.js';
 import { freshDatabase, type FreshDatabase } from '../support/fresh-database.js';
 import { checkedFetch } from '../support/openapi-check.js';
-import { sampleValue } from '../support/prometheus-text.js';
+import { sampleValue } from '../../src/metrics/prometheus-text.js';
 import { REDIS, REDIS_URL, uniqueRedisPrefix } from '../support/redis.js';
 import { eventually, send } from '../support/service-client.js';
 import { ServiceProcess } from '../support/service-process.js';
