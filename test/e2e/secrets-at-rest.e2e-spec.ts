@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { SecretCipher } from '../../src/common/secrets/secret-cipher.js';
 import { MarkedSecrets1795744800000 } from '../../src/database/migrations/1795744800000-marked-secrets.js';
 import { keyIdOf } from '../../src/common/secrets/secret-cipher.js';
+import { bodyOf } from '../support/api.js';
 import { createAssistant } from '../support/resources.js';
 import { RestartableApp } from '../support/restartable-app.js';
 import { functionBody } from '../support/function-bodies.js';
@@ -10,6 +11,8 @@ import { newEncryptionKey, secretValue } from '../support/secret-values.js';
 import { PRIVATE_KEY, type TestApp } from '../support/test-app.js';
 
 const ASSISTANTS = '/api/cloud/assistants';
+const SERVERS = '/api/cloud/assistants/{assistantId}/mcp-servers';
+const FUNCTIONS = '/api/cloud/assistants/{assistantId}/functions';
 
 const serversOf = (assistantId: string) => `${ASSISTANTS}/${assistantId}/mcp-servers`;
 const functionsOf = (assistantId: string) => `${ASSISTANTS}/${assistantId}/functions`;
@@ -30,47 +33,48 @@ interface SecretResources {
 async function createSecretResources(t: TestApp): Promise<SecretResources> {
   const secrets = ['sse-auth', 'sse-tenant', 'http-key', 'fn-auth', 'fn-escaped'].map(secretValue);
   const [sseAuth, sseTenant, httpKey, fnAuth, fnEscaped] = secrets;
-  const { id: assistantId } = await createAssistant(t.api());
+  const api = t.api();
+  const { id: assistantId } = await createAssistant(api);
+  const onAssistant = { params: { path: { assistantId } } };
 
   const sseHeaders = { Authorization: `Bearer ${sseAuth}`, 'X-Tenant': sseTenant, 'X-Empty': '' };
-  const sse = await t.as(PRIVATE_KEY).post(serversOf(assistantId))
-    .send({ transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse', headers: sseHeaders } })
-    .expect(201);
-  expect(Object.entries(sse.body.mcpServer.sseTransport.headers)).toEqual(Object.entries(sseHeaders));
+  const sseBody = { transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse', headers: sseHeaders } } as const;
+  const { mcpServer: sse } = bodyOf(await api.POST(SERVERS, { ...onAssistant, body: sseBody }), 201);
+  expect(Object.entries(sse.sseTransport!.headers!)).toEqual(Object.entries(sseHeaders));
 
   const httpHeaders = { 'X-Api-Key': httpKey };
-  const http = await t.as(PRIVATE_KEY).post(serversOf(assistantId))
-    .send({ transportType: 'HTTP', httpTransport: { url: 'https://mcp.example.com/mcp', headers: httpHeaders } })
-    .expect(201);
-  expect(http.body.mcpServer.httpTransport.headers).toEqual(httpHeaders);
+  const httpBody = { transportType: 'HTTP', httpTransport: { url: 'https://mcp.example.com/mcp', headers: httpHeaders } } as const;
+  const { mcpServer: http } = bodyOf(await api.POST(SERVERS, { ...onAssistant, body: httpBody }), 201);
+  expect(http.httpTransport!.headers).toEqual(httpHeaders);
 
   // Spacing, a line break and an escape, to show the text comes back byte for byte.
   const fnHeaders = `{ "Authorization" : "Bearer ${fnAuth}",\n  "X-Escaped":"\\u0041${fnEscaped}" }`;
-  const fn = await t.as(PRIVATE_KEY).post(functionsOf(assistantId)).send(functionBody(fnHeaders)).expect(201);
-  expect(fn.body.function.handler.requestHandler.headers).toBe(fnHeaders);
+  const { function: fn } = bodyOf(await api.POST(FUNCTIONS, { ...onAssistant, body: functionBody(fnHeaders) }), 201);
+  expect(fn.handler.requestHandler!.headers).toBe(fnHeaders);
 
   return {
     assistantId,
     secrets,
-    sse: { id: sse.body.mcpServer.id, headers: sseHeaders },
-    http: { id: http.body.mcpServer.id, headers: httpHeaders },
-    fn: { id: fn.body.function.id, headers: fnHeaders },
+    sse: { id: sse.id, headers: sseHeaders },
+    http: { id: http.id, headers: httpHeaders },
+    fn: { id: fn.id, headers: fnHeaders },
   };
 }
 
 /** Reads every resource back through the API and checks its headers are exactly those sent. */
 async function expectReadBack(t: TestApp, { assistantId, sse, http, fn }: SecretResources): Promise<void> {
-  const gotSse = await t.as(PRIVATE_KEY).get(`${serversOf(assistantId)}/${sse.id}`).expect(200);
-  expect(Object.entries(gotSse.body.mcpServer.sseTransport.headers)).toEqual(Object.entries(sse.headers));
-  const listed = await t.as(PRIVATE_KEY).get(serversOf(assistantId)).expect(200);
-  expect(listed.body.mcpServers.map((server: { sseTransport: unknown; httpTransport: unknown }) => server.sseTransport ?? server.httpTransport)).toEqual([
+  const api = t.api();
+  const gotSse = bodyOf(await api.GET(`${SERVERS}/{mcpServerId}`, { params: { path: { assistantId, mcpServerId: sse.id } } }), 200);
+  expect(Object.entries(gotSse.mcpServer.sseTransport!.headers!)).toEqual(Object.entries(sse.headers));
+  const listed = bodyOf(await api.GET(SERVERS, { params: { path: { assistantId } } }), 200);
+  expect(listed.mcpServers.map((server) => server.sseTransport ?? server.httpTransport)).toEqual([
     expect.objectContaining({ headers: sse.headers }),
     expect.objectContaining({ headers: http.headers }),
   ]);
-  const gotFn = await t.as(PRIVATE_KEY).get(`${functionsOf(assistantId)}/${fn.id}`).expect(200);
-  expect(gotFn.body.function.handler.requestHandler.headers).toBe(fn.headers);
-  const listedFns = await t.as(PRIVATE_KEY).get(functionsOf(assistantId)).expect(200);
-  expect(listedFns.body.functions[0].handler.requestHandler.headers).toBe(fn.headers);
+  const gotFn = bodyOf(await api.GET(`${FUNCTIONS}/{functionId}`, { params: { path: { assistantId, functionId: fn.id } } }), 200);
+  expect(gotFn.function.handler.requestHandler!.headers).toBe(fn.headers);
+  const listedFns = bodyOf(await api.GET(FUNCTIONS, { params: { path: { assistantId } } }), 200);
+  expect(listedFns.functions[0].handler.requestHandler!.headers).toBe(fn.headers);
 }
 
 /** Every stored MCP server and function row, as text, read straight from the database. */
@@ -141,7 +145,9 @@ describe('Secrets at rest', () => {
 
     const rotated = await start({ ENCRYPTION_KEY: newKey, ENCRYPTION_KEY_PREVIOUS: `${newEncryptionKey('hex')}, ${oldKey}` });
     await expectReadBack(rotated, resources);
-    const added = await rotated.as(PRIVATE_KEY).post(serversOf(resources.assistantId))
+    const added = await rotated
+      .as(PRIVATE_KEY)
+      .post(serversOf(resources.assistantId))
       .send({ transportType: 'HTTP', httpTransport: { url: 'https://mcp.example.com/new', headers: { 'X-Key': secretValue('new') } } })
       .expect(201);
     const fnUrl = `${functionsOf(resources.assistantId)}/${resources.fn.id}`;
@@ -170,7 +176,9 @@ describe('Secrets at rest', () => {
     const encrypting = await start({ ENCRYPTION_KEY: key });
     await expectReadBack(encrypting, resources);
     const secret = secretValue('after');
-    const added = await encrypting.as(PRIVATE_KEY).post(serversOf(resources.assistantId))
+    const added = await encrypting
+      .as(PRIVATE_KEY)
+      .post(serversOf(resources.assistantId))
       .send({ transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse2', headers: { 'X-Key': secret } } })
       .expect(201);
     expect(added.body.mcpServer.sseTransport.headers).toEqual({ 'X-Key': secret });
@@ -184,7 +192,9 @@ describe('Secrets at rest', () => {
     for (const env of [{}, { ENCRYPTION_KEY: newEncryptionKey() }]) {
       const app = await start(env);
       const { id: assistantId } = await createAssistant(app.api());
-      const server = await app.as(PRIVATE_KEY).post(serversOf(assistantId))
+      const server = await app
+        .as(PRIVATE_KEY)
+        .post(serversOf(assistantId))
         .send({ transportType: 'HTTP', httpTransport: { url: 'https://mcp.example.com/mcp', headers } })
         .expect(201);
       expect(server.body.mcpServer.httpTransport.headers).toEqual(headers);
@@ -207,7 +217,9 @@ describe('Secrets at rest', () => {
     const headers = `{"n":1,"n":"x","Authorization":"Bearer ${secret}"}`;
     const fn = await app.as(PRIVATE_KEY).post(functionsOf(assistantId)).send(functionBody(headers)).expect(201);
     expect(fn.body.function.handler.requestHandler.headers).toBe(headers);
-    const patched = await app.as(PRIVATE_KEY).patch(`${functionsOf(assistantId)}/${fn.body.function.id}`)
+    const patched = await app
+      .as(PRIVATE_KEY)
+      .patch(`${functionsOf(assistantId)}/${fn.body.function.id}`)
       .send({ handler: { requestHandler: { headers: `{"A":{"B":"${secret}"},"A":"y"}` } } })
       .expect(200);
     expect(patched.body.function.handler.requestHandler.headers).toBe(`{"A":{"B":"${secret}"},"A":"y"}`);

@@ -51,7 +51,9 @@ describe('npm run secrets:reencrypt', () => {
     const makeResources = async (app: TestApp, label: string) => {
       const { id: assistantId } = await createAssistant(app.api());
       const headers = { Authorization: `Bearer ${secretValue(label)}`, '2': 'enc:v1:00000000:AA:AA:', 'X-Empty': '' };
-      const server = await app.as(PRIVATE_KEY).post(`${ASSISTANTS}/${assistantId}/mcp-servers`)
+      const server = await app
+        .as(PRIVATE_KEY)
+        .post(`${ASSISTANTS}/${assistantId}/mcp-servers`)
         .send({ transportType: 'HTTP', httpTransport: { url: 'https://mcp.example.com/mcp', headers } })
         .expect(201);
       made.push({ path: `${ASSISTANTS}/${assistantId}/mcp-servers/${server.body.mcpServer.id}`, headers });
@@ -99,7 +101,9 @@ describe('npm run secrets:reencrypt', () => {
   it('names the rows no configured key opens, leaves them as they are, and exits 1', async () => {
     const app = await start({ ENCRYPTION_KEY: newEncryptionKey() });
     const { id: assistantId } = await createAssistant(app.api());
-    await app.as(PRIVATE_KEY).post(`${ASSISTANTS}/${assistantId}/mcp-servers`)
+    await app
+      .as(PRIVATE_KEY)
+      .post(`${ASSISTANTS}/${assistantId}/mcp-servers`)
       .send({ transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse', headers: { 'X-Key': secretValue('lost') } } })
       .expect(201);
     const before = await storedValues(app);

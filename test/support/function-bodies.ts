@@ -4,4 +4,4 @@ import { OPENAPI_SPEC } from './openapi-documents.js';
 export const functionBody = (headers: string) => ({
   openapiSpec: OPENAPI_SPEC,
   handler: { type: 'REQUEST', requestHandler: { url: 'https://api.example.com/orders', method: 'POST', headers, body: '{}' } },
-});
+} as const);
