@@ -40,7 +40,7 @@ async function createSecretResources(t: TestApp): Promise<SecretResources> {
   const sseHeaders = { Authorization: `Bearer ${sseAuth}`, 'X-Tenant': sseTenant, 'X-Empty': '' };
   const sseBody = { transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse', headers: sseHeaders } } as const;
   const { mcpServer: sse } = bodyOf(await api.POST(SERVERS, { ...onAssistant, body: sseBody }), 201);
-  expect(Object.entries(sse.sseTransport!.headers!)).toEqual(Object.entries(sseHeaders));
+  expect(Object.entries(sse.sseTransport!.headers)).toEqual(Object.entries(sseHeaders));
 
   const httpHeaders = { 'X-Api-Key': httpKey };
   const httpBody = { transportType: 'HTTP', httpTransport: { url: 'https://mcp.example.com/mcp', headers: httpHeaders } } as const;
@@ -50,7 +50,7 @@ async function createSecretResources(t: TestApp): Promise<SecretResources> {
   // Spacing, a line break and an escape, to show the text comes back byte for byte.
   const fnHeaders = `{ "Authorization" : "Bearer ${fnAuth}",\n  "X-Escaped":"\\u0041${fnEscaped}" }`;
   const { function: fn } = bodyOf(await api.POST(FUNCTIONS, { ...onAssistant, body: functionBody(fnHeaders) }), 201);
-  expect(fn.handler.requestHandler!.headers).toBe(fnHeaders);
+  expect(fn.handler.requestHandler.headers).toBe(fnHeaders);
 
   return {
     assistantId,
@@ -65,16 +65,16 @@ async function createSecretResources(t: TestApp): Promise<SecretResources> {
 async function expectReadBack(t: TestApp, { assistantId, sse, http, fn }: SecretResources): Promise<void> {
   const api = t.api();
   const gotSse = bodyOf(await api.GET(`${SERVERS}/{mcpServerId}`, { params: { path: { assistantId, mcpServerId: sse.id } } }), 200);
-  expect(Object.entries(gotSse.mcpServer.sseTransport!.headers!)).toEqual(Object.entries(sse.headers));
+  expect(Object.entries(gotSse.mcpServer.sseTransport!.headers)).toEqual(Object.entries(sse.headers));
   const listed = bodyOf(await api.GET(SERVERS, { params: { path: { assistantId } } }), 200);
   expect(listed.mcpServers.map((server) => server.sseTransport ?? server.httpTransport)).toEqual([
     expect.objectContaining({ headers: sse.headers }),
     expect.objectContaining({ headers: http.headers }),
   ]);
   const gotFn = bodyOf(await api.GET(`${FUNCTIONS}/{functionId}`, { params: { path: { assistantId, functionId: fn.id } } }), 200);
-  expect(gotFn.function.handler.requestHandler!.headers).toBe(fn.headers);
+  expect(gotFn.function.handler.requestHandler.headers).toBe(fn.headers);
   const listedFns = bodyOf(await api.GET(FUNCTIONS, { params: { path: { assistantId } } }), 200);
-  expect(listedFns.functions[0].handler.requestHandler!.headers).toBe(fn.headers);
+  expect(listedFns.functions[0].handler.requestHandler.headers).toBe(fn.headers);
 }
 
 /** Every stored MCP server and function row, as text, read straight from the database. */

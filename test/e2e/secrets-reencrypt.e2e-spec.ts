@@ -9,6 +9,7 @@ import { reencryptSecrets } from '../../src/common/secrets/reencryption.js';
 import { AppConfig } from '../../src/config/app-config.js';
 import { DatabaseEndpoint } from '../../src/database/database-endpoint.js';
 import { keyIdOf, SecretCipher } from '../../src/common/secrets/secret-cipher.js';
+import { bodyOf } from '../support/api.js';
 import { createAssistant } from '../support/resources.js';
 import { RestartableApp } from '../support/restartable-app.js';
 import { functionBody } from '../support/function-bodies.js';
@@ -16,6 +17,14 @@ import { newEncryptionKey, secretValue } from '../support/secret-values.js';
 import { PRIVATE_KEY, type TestApp } from '../support/test-app.js';
 
 const ASSISTANTS = '/api/cloud/assistants';
+const SERVERS = '/api/cloud/assistants/{assistantId}/mcp-servers';
+const FUNCTION = '/api/cloud/assistants/{assistantId}/functions/{functionId}';
+const onAssistant = (assistantId: string) => ({ params: { path: { assistantId } } });
+
+/** A function of the assistant whose handler sends `headers`. */
+async function createFunction(app: TestApp, assistantId: string, headers: string) {
+  return bodyOf(await app.api().POST('/api/cloud/assistants/{assistantId}/functions', { ...onAssistant(assistantId), body: functionBody(headers) }), 201).function;
+}
 
 const COMMAND = resolve('dist/common/secrets/reencrypt-command.js');
 
@@ -51,29 +60,26 @@ describe('npm run secrets:reencrypt', () => {
     const makeResources = async (app: TestApp, label: string) => {
       const { id: assistantId } = await createAssistant(app.api());
       const headers = { Authorization: `Bearer ${secretValue(label)}`, '2': 'enc:v1:00000000:AA:AA:', 'X-Empty': '' };
-      const server = await app
-        .as(PRIVATE_KEY)
-        .post(`${ASSISTANTS}/${assistantId}/mcp-servers`)
-        .send({ transportType: 'HTTP', httpTransport: { url: 'https://mcp.example.com/mcp', headers } })
-        .expect(201);
-      made.push({ path: `${ASSISTANTS}/${assistantId}/mcp-servers/${server.body.mcpServer.id}`, headers });
+      const body = { transportType: 'HTTP', httpTransport: { url: 'https://mcp.example.com/mcp', headers } } as const;
+      const { mcpServer } = bodyOf(await app.api().POST(SERVERS, { ...onAssistant(assistantId), body }), 201);
+      made.push({ path: `${ASSISTANTS}/${assistantId}/mcp-servers/${mcpServer.id}`, headers });
       const fnHeaders = `{"n":1,"n":"x", "X-Key" : "${secretValue(label)}"}`;
-      const fn = await app.as(PRIVATE_KEY).post(`${ASSISTANTS}/${assistantId}/functions`).send(functionBody(fnHeaders)).expect(201);
-      made.push({ path: `${ASSISTANTS}/${assistantId}/functions/${fn.body.function.id}`, headers: fnHeaders });
+      const fn = await createFunction(app, assistantId, fnHeaders);
+      made.push({ path: `${ASSISTANTS}/${assistantId}/functions/${fn.id}`, headers: fnHeaders });
     };
     await makeResources(await start({}), 'clear');
     await makeResources(await start({ ENCRYPTION_KEY: oldKey }), 'old-key');
     // A function stored before its headers text was sealed whole: value literals sealed in place.
     const legacy = await start({ ENCRYPTION_KEY: oldKey });
     const { id: assistantId } = await createAssistant(legacy.api());
-    const legacyFn = await legacy.as(PRIVATE_KEY).post(`${ASSISTANTS}/${assistantId}/functions`).send(functionBody('{}')).expect(201);
+    const legacyFn = await createFunction(legacy, assistantId, '{}');
     const cipher = new SecretCipher(Buffer.from(oldKey, 'base64'));
     const legacySecret = secretValue('legacy');
     const legacyText = `{ "Authorization": "${cipher.seal(`"Bearer ${legacySecret}"`)}" }`;
     await legacy.app
       .get(DataSource)
-      .query(`UPDATE functions SET handler = jsonb_set(handler, '{requestHandler,headers}', to_jsonb($2::text)) WHERE id = $1`, [legacyFn.body.function.id, legacyText]);
-    made.push({ path: `${ASSISTANTS}/${assistantId}/functions/${legacyFn.body.function.id}`, headers: `{ "Authorization": "Bearer ${legacySecret}" }` });
+      .query(`UPDATE functions SET handler = jsonb_set(handler, '{requestHandler,headers}', to_jsonb($2::text)) WHERE id = $1`, [legacyFn.id, legacyText]);
+    made.push({ path: `${ASSISTANTS}/${assistantId}/functions/${legacyFn.id}`, headers: `{ "Authorization": "Bearer ${legacySecret}" }` });
     await service.stop();
 
     const env = { ...service.databaseEnv, ENCRYPTION_KEY: newKey, ENCRYPTION_KEY_PREVIOUS: oldKey };
@@ -101,11 +107,8 @@ describe('npm run secrets:reencrypt', () => {
   it('names the rows no configured key opens, leaves them as they are, and exits 1', async () => {
     const app = await start({ ENCRYPTION_KEY: newEncryptionKey() });
     const { id: assistantId } = await createAssistant(app.api());
-    await app
-      .as(PRIVATE_KEY)
-      .post(`${ASSISTANTS}/${assistantId}/mcp-servers`)
-      .send({ transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse', headers: { 'X-Key': secretValue('lost') } } })
-      .expect(201);
+    const body = { transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse', headers: { 'X-Key': secretValue('lost') } } } as const;
+    bodyOf(await app.api().POST(SERVERS, { ...onAssistant(assistantId), body }), 201);
     const before = await storedValues(app);
     await service.stop();
 
@@ -119,8 +122,8 @@ describe('npm run secrets:reencrypt', () => {
     const [oldKey, newKey] = [newEncryptionKey(), newEncryptionKey()];
     const writer = await start({ ENCRYPTION_KEY: oldKey });
     const { id: assistantId } = await createAssistant(writer.api());
-    const fn = await writer.as(PRIVATE_KEY).post(`${ASSISTANTS}/${assistantId}/functions`).send(functionBody('{"X-Key":"before"}')).expect(201);
-    const fnUrl = `${ASSISTANTS}/${assistantId}/functions/${fn.body.function.id}`;
+    const fn = await createFunction(writer, assistantId, '{"X-Key":"before"}');
+    const ofFunction = { params: { path: { assistantId, functionId: fn.id } } };
     const env = { ENCRYPTION_KEY: newKey, ENCRYPTION_KEY_PREVIOUS: oldKey };
     const app = await start(env);
 
@@ -132,7 +135,7 @@ describe('npm run secrets:reencrypt', () => {
       query: async (sql: string, params: unknown[]) => {
         if (sql.startsWith('UPDATE functions') && !raced) {
           raced = true;
-          await app.as(PRIVATE_KEY).patch(fnUrl).send({ handler: { requestHandler: { headers: '{"X-Key":"during"}' } } }).expect(200);
+          bodyOf(await app.api().PATCH(FUNCTION, { ...ofFunction, body: { handler: { requestHandler: { headers: '{"X-Key":"during"}' } } } }), 200);
         }
         return client.query(sql, params);
       },
@@ -146,7 +149,7 @@ describe('npm run secrets:reencrypt', () => {
       await client.end();
     }
     expect(raced).toBe(true);
-    expect((await app.as(PRIVATE_KEY).get(fnUrl).expect(200)).body.function.handler.requestHandler.headers).toBe('{"X-Key":"during"}');
+    expect(bodyOf(await app.api().GET(FUNCTION, ofFunction), 200).function.handler.requestHandler.headers).toBe('{"X-Key":"during"}');
   }, 120_000);
 
   it('refuses to run without ENCRYPTION_KEY', async () => {
