@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { ApiKeyType } from '../api-keys/api-key-type.js';
 import type { Principal } from './principal.js';
 import { VerifiedKeyCache } from './verified-key-cache.js';

@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { resolve } from 'node:path';
 import { AppConfig, ConfigError } from './app-config.js';
 

@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { changedColumns } from './changed-columns.js';
 
 describe('changedColumns', () => {

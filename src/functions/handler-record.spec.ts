@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { HandlerType, type FunctionHandler } from './function-handler.js';
 import { handlerRecord, mergeHandler } from './handler-record.js';
 

@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { openApiDocumentProblem } from './openapi-document.js';
 
 const info = { title: 'Orders', version: '1.0.0' };

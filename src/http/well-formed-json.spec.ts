@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { holdsUnpairedSurrogate, mayHoldUnpairedSurrogate, nestsDeeperThan } from './well-formed-json.js';
 
 const raw = (text: string) => Buffer.from(text, 'utf8');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseSamples } from '../../test/support/prometheus-text.js';
+import { parseSamples } from './prometheus-text.js';
 import { RequestTallies } from './request-tallies.js';
 
 describe('RequestTallies', () => {

@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { ASSISTANTS, UNAUTHORIZED } from '../support/assistants.js';
-import { REDIS_URL, uniqueRedisPrefix } from '../support/redis.js';
-import { bearer, ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { ApiKeyVerifier } from '../../src/auth/api-key-verifier.js';
+import { bodyOf, errorOf } from '../support/api.js';
+import { UNAUTHORIZED } from '../support/expected.js';
+import { REDIS_URL, uniqueRedisPrefix } from '../support/redis.js';
+import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
 const madeUpKey = () => `sk_${randomBytes(32).toString('base64url')}`;
-const from = (address: string) => ({ 'X-Forwarded-For': address });
+const from = (address: string) => ({ headers: { 'X-Forwarded-For': address } });
+const ASSISTANTS = '/api/cloud/assistants';
+const WORKSPACES = '/api/cloud/workspaces';
 
 describe.each([
   ['in process memory', () => ({})],
@@ -30,27 +33,27 @@ describe.each([
   it('gets 401 three times, then 429 without a database lookup for every key not verified lately; other addresses and verified keys go on', async () => {
     const attacker = from('203.0.113.7');
     // Verified from the attacker's address (a NAT shared with a good client) before the flood.
-    await t.http.get(ASSISTANTS).set(attacker).set(bearer(PRIVATE_KEY)).expect(200);
+    bodyOf(await t.api(PRIVATE_KEY).GET(ASSISTANTS, attacker), 200);
 
-    for (let i = 0; i < 3; i++) expect((await t.http.get(ASSISTANTS).set(attacker).set(bearer(madeUpKey())).expect(401)).body).toEqual(UNAUTHORIZED);
+    for (let i = 0; i < 3; i++) expect(errorOf(await t.api(madeUpKey()).GET(ASSISTANTS, attacker), 401)).toEqual(UNAUTHORIZED);
 
     const lookups = jest.spyOn(t.app.get(ApiKeyVerifier), 'verify');
-    const refused = await t.http.get(ASSISTANTS).set(attacker).set(bearer(madeUpKey())).expect(429);
-    expect(refused.body).toEqual({
+    const refused = await t.api(madeUpKey()).GET(ASSISTANTS, attacker);
+    expect(errorOf(refused, 429)).toEqual({
       error: 'Too Many Requests',
       message: expect.stringMatching(/^Too many failed authentications from this address: at most 3 per 60 seconds; retry in \d+ seconds$/),
     });
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
-    await t.http.get(ASSISTANTS).set(attacker).expect(429);
-    await t.http.get(ASSISTANTS).set(attacker).set('Authorization', 'Bearer not-even-key-shaped').expect(429);
+    expect(Number(refused.response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.response.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    errorOf(await t.api(null).GET(ASSISTANTS, attacker), 429);
+    await t.http.get(ASSISTANTS).set(attacker.headers).set('Authorization', 'Bearer not-even-key-shaped').expect(429);
     // A good key this process has not verified yet cannot be told from a made-up one without the lookup.
-    await t.http.get('/api/cloud/workspaces').set(attacker).set(bearer(ORGANIZATION_KEY)).expect(429);
+    errorOf(await t.api(ORGANIZATION_KEY).GET(WORKSPACES, attacker), 429);
     expect(lookups).not.toHaveBeenCalled();
 
-    await t.http.get(ASSISTANTS).set(attacker).set(bearer(PRIVATE_KEY)).expect(200);
-    await t.http.get(ASSISTANTS).set(from('203.0.113.8')).set(bearer(madeUpKey())).expect(401);
-    await t.http.get('/api/cloud/workspaces').set(from('203.0.113.8')).set(bearer(ORGANIZATION_KEY)).expect(200);
+    bodyOf(await t.api(PRIVATE_KEY).GET(ASSISTANTS, attacker), 200);
+    errorOf(await t.api(madeUpKey()).GET(ASSISTANTS, from('203.0.113.8')), 401);
+    bodyOf(await t.api(ORGANIZATION_KEY).GET(WORKSPACES, from('203.0.113.8')), 200);
     lookups.mockRestore();
   });
 });

@@ -3,11 +3,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
+import { checkedFetch } from '../support/openapi-check.js';
 import { eventually, type Reply, send } from '../support/service-client.js';
 import { ServiceProcess } from '../support/service-process.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { PRIVATE_KEY } from '../support/test-app.js';
-import { UNKNOWN_ID, UNKNOWN_KEY } from '../support/assistants.js';
+import { UNKNOWN_ID, UNKNOWN_KEY } from '../support/unknown.js';
 
 const ASSISTANTS = '/api/cloud/assistants';
 const TASKS = '/api/cloud/tasks';
@@ -150,7 +151,7 @@ describe('SIGTERM under load', () => {
     async function post(port: number, path: string, body: unknown): Promise<Outcome> {
       let response: Response;
       try {
-        response = await fetch(`http://127.0.0.1:${port}${path}`, {
+        response = await checkedFetch(`http://127.0.0.1:${port}${path}`, {
           method: 'POST',
           headers: { Authorization: `Bearer ${PRIVATE_KEY}`, 'Content-Type': 'application/json' },
           body: JSON.stringify(body),

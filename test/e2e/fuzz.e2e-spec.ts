@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { DataSource } from 'typeorm';
-import { ASSISTANTS, createAssistant } from '../support/assistants.js';
 import { sendRawRequest } from '../support/fuzz/raw-http.js';
 import { DatabaseSnapshots } from '../support/fuzz/snapshot.js';
 import { GROUPS, OPERATIONS } from '../support/fuzz/operations.js';
@@ -9,7 +8,10 @@ import { checkEveryReadAnswers, checkOneRequest, FUZZ_TALLY } from '../support/f
 import { requestFor } from '../support/fuzz/requests.js';
 import { documentedFields, fieldsOf, type Schema } from '../support/fuzz/schema-fields.js';
 import { FuzzWorld } from '../support/fuzz/world.js';
-import { bearer, ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { createAssistant } from '../support/resources.js';
+import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+
+const ASSISTANTS = '/api/cloud/assistants';
 
 /** Runs per route group and seed; `FUZZ_RUNS=2000 FUZZ_SEED=… npm test -- test/e2e/fuzz` for a long run. */
 const RUNS = integerFromEnvironment('FUZZ_RUNS', 30);
@@ -117,7 +119,7 @@ describe('Fuzzing every route under /api/cloud', () => {
     ])('an organization key creating an API key with %s null gets a 400, not a 500', async (_field, bodyFor, message) => {
       const [{ id: workspaceId }] = await t.app.get(DataSource).query(`SELECT id FROM workspaces`);
       await refusedWithoutChange(
-        () => t.http.post('/api/cloud/api-keys').set(bearer(ORGANIZATION_KEY)).send(bodyFor(workspaceId)),
+        () => t.as(ORGANIZATION_KEY).post('/api/cloud/api-keys').send(bodyFor(workspaceId)),
         400,
         { error: 'Bad Request', message },
       );
@@ -127,18 +129,18 @@ describe('Fuzzing every route under /api/cloud', () => {
       ['in a value stored as jsonb', '{"type":"FILE_SEARCH","fileSearchTool":{"vectorStoreIds":["\\ud800"]}}'],
       ['in a key', '{"type":"WEB_SEARCH","\\udfff":1}'],
     ])('a JSON string with an unpaired surrogate %s is a 400, not a 500', async (_case, text) => {
-      const assistant = await createAssistant(t.http);
+      const assistant = await createAssistant(t.api());
       await refusedWithoutChange(
-        () => t.http.post(`${ASSISTANTS}/${assistant.id}/tools`).set(bearer(PRIVATE_KEY)).set('Content-Type', 'application/json').send(text),
+        () => t.as(PRIVATE_KEY).post(`${ASSISTANTS}/${assistant.id}/tools`).set('Content-Type', 'application/json').send(text),
         400,
         { error: 'Bad Request', message: 'Malformed JSON body: a string holds an unpaired UTF-16 surrogate (such as \\ud800), which is not Unicode text' },
       );
     });
 
     it('a surrogate pair, escaped in JSON, is Unicode text and is stored as sent', async () => {
-      const response = await t.http
+      const response = await t
+        .as(PRIVATE_KEY)
         .post(ASSISTANTS)
-        .set(bearer(PRIVATE_KEY))
         .set('Content-Type', 'application/json')
         .send('{"name":"\\ud83d\\ude00","provider":"OPENAI"}')
         .expect(201);
@@ -146,7 +148,7 @@ describe('Fuzzing every route under /api/cloud', () => {
     });
 
     it('a URL too long for the HTTP parser gets the JSON error body too', async () => {
-      const response = await t.http.get(`${ASSISTANTS}?cursor=${'a'.repeat(20_000)}`).set(bearer(PRIVATE_KEY));
+      const response = await t.as(PRIVATE_KEY).get(`${ASSISTANTS}?cursor=${'a'.repeat(20_000)}`);
       expect({ status: response.status, type: response.headers['content-type'], body: JSON.parse(response.text) }).toEqual({
         status: 431,
         type: 'application/json; charset=utf-8',

@@ -1,18 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { AddressInfo } from 'node:net';
-import createClient, { type Client } from 'openapi-fetch';
-import type { components, operations, paths } from '../generated/api.js';
-import { PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import type { operations } from '../generated/api.js';
+import { type Api, bodyOf, type Schemas } from '../support/api.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
-type Schemas = components['schemas'];
 type TaskListQuery = NonNullable<operations['listTasks']['parameters']['query']>;
-
-/** The body of a successful call; otherwise a failure that shows the status and the error body. */
-function dataOf<T>(result: { data?: T; error?: unknown; response: Response }, status: number): T {
-  expect({ status: result.response.status, error: result.error }).toEqual({ status, error: undefined });
-  if (result.data === undefined) throw new Error(`No body from ${result.response.url}`);
-  return result.data;
-}
 
 /** The query of the `Link: <…>; rel="next"` URL, or undefined on the last page. */
 function nextPageQuery(response: Response): TaskListQuery | undefined {
@@ -34,19 +25,17 @@ function nextPageQuery(response: Response): TaskListQuery | undefined {
 
 describe('A client generated from the OpenAPI document (openapi-typescript + openapi-fetch)', () => {
   let t: TestApp;
-  let api: Client<paths>;
+  let api: Api;
 
   beforeAll(async () => {
     t = await startTestApp();
     await t.reset();
-    await t.app.listen(0, '127.0.0.1');
-    const { port } = t.app.getHttpServer().address() as AddressInfo;
-    api = createClient<paths>({ baseUrl: `http://127.0.0.1:${port}`, headers: { Authorization: `Bearer ${PRIVATE_KEY}` } });
+    api = t.api();
   });
   afterAll(() => t.close());
 
   it('walks a session: assistant, every tool type, an MCP server behind a computer-use tool, initial messages, tasks', async () => {
-    const { assistant } = dataOf(
+    const { assistant } = bodyOf(
       await api.POST('/api/cloud/assistants', { body: { name: 'Support', provider: 'OPENAI', model: 'gpt-4.1' } }),
       201,
     );
@@ -62,7 +51,7 @@ describe('A client generated from the OpenAPI document (openapi-typescript + ope
     ];
     const tools: Schemas['Tool'][] = [];
     for (const body of toolBodies) {
-      tools.push(dataOf(await api.POST('/api/cloud/assistants/{assistantId}/tools', { ...onAssistant, body }), 201).tool);
+      tools.push(bodyOf(await api.POST('/api/cloud/assistants/{assistantId}/tools', { ...onAssistant, body }), 201).tool);
     }
     expect(tools.map(({ type }) => type)).toEqual(['WEB_SEARCH', 'CODE_INTERPRETER', 'IMAGE_GENERATION', 'FILE_SEARCH', 'COMPUTER_USE']);
     // Each tool is narrowed by its type to the one variant that carries its settings object.
@@ -79,7 +68,7 @@ describe('A client generated from the OpenAPI document (openapi-typescript + ope
     expect(fileSearch.type === 'FILE_SEARCH' && fileSearch.fileSearchTool).toEqual({ vectorStoreIds: ['vs_handbook'], maxNumResults: 5 });
     expect(computerUse.type === 'COMPUTER_USE' && computerUse.computerUseTool).toEqual({ displayWidth: 1280, displayHeight: 800, environment: 'LINUX', mcpServerId: null });
 
-    const { mcpServer } = dataOf(
+    const { mcpServer } = bodyOf(
       await api.POST('/api/cloud/assistants/{assistantId}/mcp-servers', {
         ...onAssistant,
         body: { transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse', headers: { Authorization: 'Bearer mcp-token' } } },
@@ -89,7 +78,7 @@ describe('A client generated from the OpenAPI document (openapi-typescript + ope
     expect(mcpServer.httpTransport).toBeNull();
     expect(mcpServer.sseTransport).toMatchObject({ url: 'https://mcp.example.com/sse', headers: { Authorization: 'Bearer mcp-token' } });
 
-    const { tool: linked } = dataOf(
+    const { tool: linked } = bodyOf(
       await api.POST('/api/cloud/assistants/{assistantId}/tools', {
         ...onAssistant,
         body: { type: 'COMPUTER_USE', computerUseTool: { displayWidth: 1920, displayHeight: 1080, environment: 'BROWSER', mcpServerId: mcpServer.id } },
@@ -98,24 +87,24 @@ describe('A client generated from the OpenAPI document (openapi-typescript + ope
     );
     expect(linked.type === 'COMPUTER_USE' && linked.computerUseTool).toEqual({ displayWidth: 1920, displayHeight: 1080, environment: 'BROWSER', mcpServerId: mcpServer.id });
 
-    const { tools: listedTools } = dataOf(await api.GET('/api/cloud/assistants/{assistantId}/tools', onAssistant), 200);
+    const { tools: listedTools } = bodyOf(await api.GET('/api/cloud/assistants/{assistantId}/tools', onAssistant), 200);
     expect(listedTools.map(({ id }) => id)).toEqual([...tools, linked].map(({ id }) => id));
 
     const greetings: Schemas['InitialMessageInput'][] = [
       { role: 'ASSISTANT', content: 'Hello! How can I help you today?' },
       { role: 'ASSISTANT', content: 'You can ask me about your orders.' },
     ];
-    dataOf(await api.PUT('/api/cloud/assistants/{assistantId}/initial-messages', { ...onAssistant, body: { initialMessages: greetings } }), 200);
-    const replaced = dataOf(
+    bodyOf(await api.PUT('/api/cloud/assistants/{assistantId}/initial-messages', { ...onAssistant, body: { initialMessages: greetings } }), 200);
+    const replaced = bodyOf(
       await api.PUT('/api/cloud/assistants/{assistantId}/initial-messages', { ...onAssistant, body: { initialMessages: [greetings[1]] } }),
       200,
     );
     expect(replaced.initialMessages.map(({ role, content }) => ({ role, content }))).toEqual([greetings[1]]);
-    const { initialMessages } = dataOf(await api.GET('/api/cloud/assistants/{assistantId}/initial-messages', onAssistant), 200);
+    const { initialMessages } = bodyOf(await api.GET('/api/cloud/assistants/{assistantId}/initial-messages', onAssistant), 200);
     expect(initialMessages).toEqual(replaced.initialMessages);
 
     const schedule: Schemas['ScheduleInput'] = { start: '2026-12-01T09:30:00', timeZone: 'Europe/Berlin', recurrenceRules: [{ frequency: 'daily' }] };
-    const { task: first } = dataOf(
+    const { task: first } = bodyOf(
       await api.POST('/api/cloud/tasks', { body: { title: 'Daily summary', message: 'Summarise yesterday.', schedule, key: 'reports' } }),
       201,
     );
@@ -123,9 +112,9 @@ describe('A client generated from the OpenAPI document (openapi-typescript + ope
     const reports = [first];
     for (const title of ['Weekly summary', 'Monthly summary']) {
       const body: Schemas['CreateTaskRequest'] = { title, message: 'Summarise.', schedule, key: 'reports', threadId: first.threadId };
-      reports.push(dataOf(await api.POST('/api/cloud/tasks', { body }), 201).task);
+      reports.push(bodyOf(await api.POST('/api/cloud/tasks', { body }), 201).task);
     }
-    const { task: unkeyed } = dataOf(await api.POST('/api/cloud/tasks', { body: { title: 'Ping', message: 'Ping.', schedule } }), 201);
+    const { task: unkeyed } = bodyOf(await api.POST('/api/cloud/tasks', { body: { title: 'Ping', message: 'Ping.', schedule } }), 201);
     expect(unkeyed.key).toBe('');
     expect(unkeyed.threadId).not.toBe(first.threadId);
 
@@ -133,17 +122,17 @@ describe('A client generated from the OpenAPI document (openapi-typescript + ope
     let query: TaskListQuery | undefined = { key: 'reports', limit: 2 };
     while (query !== undefined) {
       const result: Awaited<ReturnType<typeof listTasks>> = await listTasks(query);
-      pages.push(dataOf(result, 200).tasks.map(({ id }) => id));
+      pages.push(bodyOf(result, 200).tasks.map(({ id }) => id));
       query = nextPageQuery(result.response);
     }
     expect(pages).toEqual([reports.slice(0, 2).map(({ id }) => id), [reports[2].id]]);
 
-    const { tasks: everyTask } = dataOf(await api.GET('/api/cloud/tasks'), 200);
+    const { tasks: everyTask } = bodyOf(await api.GET('/api/cloud/tasks'), 200);
     expect(everyTask.map(({ id }) => id)).toEqual([...reports, unkeyed].map(({ id }) => id));
   });
 
   it('types the error bodies too: the 400 of a tool type the provider lacks, and the 401 of a bad key', async () => {
-    const { assistant } = dataOf(await api.POST('/api/cloud/assistants', { body: { name: 'Claude', provider: 'ANTHROPIC' } }), 201);
+    const { assistant } = bodyOf(await api.POST('/api/cloud/assistants', { body: { name: 'Claude', provider: 'ANTHROPIC' } }), 201);
     const refused = await api.POST('/api/cloud/assistants/{assistantId}/tools', {
       params: { path: { assistantId: assistant.id } },
       body: { type: 'IMAGE_GENERATION' },

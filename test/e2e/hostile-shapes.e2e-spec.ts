@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { type Api, bodyOf, type Schemas } from '../support/api.js';
 import { DatabaseSnapshots } from '../support/fuzz/snapshot.js';
 import { createAssistant, createTask } from '../support/resources.js';
-import { functionBody } from '../support/secret-fixtures.js';
+import { functionBody } from '../support/function-bodies.js';
 import { PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
 const ASSISTANTS = '/api/cloud/assistants';

@@ -2,13 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { MetricsServer } from '../../src/metrics/metrics-server.js';
-import { ASSISTANTS, UNAUTHORIZED, UNKNOWN_KEY } from '../support/assistants.js';
+import { bodyOf } from '../support/api.js';
+import { UNAUTHORIZED, UUID } from '../support/expected.js';
 import { freshDatabase, type FreshDatabase } from '../support/fresh-database.js';
-import { sampleValue } from '../support/prometheus-text.js';
+import { sampleValue } from '../../src/metrics/prometheus-text.js';
 import { firstAnswer, rawExchange, TricklingClient } from '../support/raw-connection.js';
 import { ServiceProcess } from '../support/service-process.js';
-import { bearer, ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp, UUID } from '../support/test-app.js';
+import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { UNKNOWN_ID, UNKNOWN_KEY } from '../support/unknown.js';
 
+const ASSISTANTS = '/api/cloud/assistants';
 const TASKS = '/api/cloud/tasks';
 const JSON_TYPE = /^application\/json; charset=utf-8$/;
 
@@ -19,7 +22,6 @@ function portOf(t: TestApp): number {
 async function listening(overrides: NodeJS.ProcessEnv = {}): Promise<TestApp> {
   const t = await startTestApp(overrides);
   await t.reset();
-  await t.app.listen(0, '127.0.0.1');
   return t;
 }
 
@@ -55,7 +57,7 @@ describe('Request lines Node accepts never end the process (issue 13, item 1)', 
       expect(answer.status).toBe(200);
       expect(answer.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
       expect((await ask(metricsPort, 'GET /metrics HTTP/1.1')).status).toBe(200);
-      await t.http.get('/health').expect(200);
+      bodyOf(await t.api(null).GET('/health'), 200);
     },
   );
 
@@ -93,11 +95,7 @@ describe('Absolute-form request targets are routed by their path and query (issu
     t = await listening();
     port = portOf(t);
     for (const title of ['First', 'Second']) {
-      await t.http
-        .post(TASKS)
-        .set(bearer(PRIVATE_KEY))
-        .send({ title, message: 'Hello', schedule: { start: '2026-12-01T09:30:00', timeZone: 'Europe/Berlin' } })
-        .expect(201);
+      bodyOf(await t.api().POST(TASKS, { body: { title, message: 'Hello', schedule: { start: '2026-12-01T09:30:00', timeZone: 'Europe/Berlin' } } }), 201);
     }
   });
   afterAll(() => t.close());
@@ -165,18 +163,18 @@ describe('Bodies are read only after routing and the guards, within deadlines (i
 
   it.each([
     ['no route', '/nothing-here', {}, 404],
-    ['no route under the prefix', '/api/cloud/nothing-here', bearer(PRIVATE_KEY), 404],
+    ['no route under the prefix', '/api/cloud/nothing-here', { Authorization: `Bearer ${PRIVATE_KEY}` }, 404],
     ['no key', ASSISTANTS, {}, 401],
     ['a malformed Authorization header', ASSISTANTS, { Authorization: 'Basic abc' }, 401],
-    ['an unknown key', ASSISTANTS, bearer(UNKNOWN_KEY), 401],
-    ['a key of the wrong kind', ASSISTANTS, bearer(ORGANIZATION_KEY), 403],
+    ['an unknown key', ASSISTANTS, { Authorization: `Bearer ${UNKNOWN_KEY}` }, 401],
+    ['a key of the wrong kind', ASSISTANTS, { Authorization: `Bearer ${ORGANIZATION_KEY}` }, 403],
   ])('refuses a request with %s before its (malformed) body is parsed', async (_, path, headers, status) => {
     const response = await t.http.post(path).set(headers).set('Content-Type', 'application/json').send(MALFORMED).expect(status);
     expect(response.body).toEqual({ error: expect.any(String), message: expect.any(String) });
   });
 
   it('still parses the body of a request that passes them', async () => {
-    const response = await t.http.post(ASSISTANTS).set(bearer(PRIVATE_KEY)).set('Content-Type', 'application/json').send(MALFORMED).expect(400);
+    const response = await t.as(PRIVATE_KEY).post(ASSISTANTS).set('Content-Type', 'application/json').send(MALFORMED).expect(400);
     expect(response.body.message).toMatch(/^Malformed JSON body: /);
   });
 
@@ -229,7 +227,7 @@ describe('Bodies are read only after routing and the guards, within deadlines (i
   it('never reads a body sent to a probe, or with GET or DELETE', async () => {
     await t.http.get('/health').set('Content-Type', 'application/json').send('{"a":').expect(200);
     await t.http.get('/health/live').set('Content-Type', 'text/plain').send('x'.repeat(100_000)).expect(200);
-    await t.http.delete(`${ASSISTANTS}/00000000-0000-4000-8000-000000000000`).set(bearer(PRIVATE_KEY)).set('Content-Type', 'text/plain').send('x').expect(404);
+    await t.as(PRIVATE_KEY).delete(`${ASSISTANTS}/${UNKNOWN_ID}`).set('Content-Type', 'text/plain').send('x').expect(404);
   });
 
   it('answers a declared Content-Length over the limit with 413 at once, without waiting for the body', async () => {
@@ -242,22 +240,22 @@ describe('Bodies are read only after routing and the guards, within deadlines (i
 
   it('refuses a body nesting deeper than 32 levels with 400, before any mapper recurses into it', async () => {
     const deep = `{"name":"Deep","provider":"OPENAI","x":${'['.repeat(33)}${']'.repeat(33)}}`;
-    const response = await t.http.post(ASSISTANTS).set(bearer(PRIVATE_KEY)).set('Content-Type', 'application/json').send(deep).expect(400);
+    const response = await t.as(PRIVATE_KEY).post(ASSISTANTS).set('Content-Type', 'application/json').send(deep).expect(400);
     expect(response.body).toEqual({ error: 'Bad Request', message: 'The request body nests arrays and objects more than 32 levels deep' });
     const braces = `{"name":"Deep","provider":"OPENAI","x":"${'['.repeat(100)}"}`;
-    const inString = await t.http.post(ASSISTANTS).set(bearer(PRIVATE_KEY)).set('Content-Type', 'application/json').send(braces).expect(400);
+    const inString = await t.as(PRIVATE_KEY).post(ASSISTANTS).set('Content-Type', 'application/json').send(braces).expect(400);
     expect(inString.body.message).toMatch(/x/);
   });
 
   it('takes an escaped backslash before "ud800" for the text it is, and still refuses a lone surrogate', async () => {
-    const created = await t.http.post(ASSISTANTS).set(bearer(PRIVATE_KEY)).set('Content-Type', 'application/json').send('{"name":"a\\\\ud800b","provider":"OPENAI"}').expect(201);
+    const created = await t.as(PRIVATE_KEY).post(ASSISTANTS).set('Content-Type', 'application/json').send('{"name":"a\\\\ud800b","provider":"OPENAI"}').expect(201);
     expect(created.body.assistant.name).toBe('a\\ud800b');
-    const refused = await t.http.post(ASSISTANTS).set(bearer(PRIVATE_KEY)).set('Content-Type', 'application/json').send('{"name":"a\\\\\\ud800b","provider":"OPENAI"}').expect(400);
+    const refused = await t.as(PRIVATE_KEY).post(ASSISTANTS).set('Content-Type', 'application/json').send('{"name":"a\\\\\\ud800b","provider":"OPENAI"}').expect(400);
     expect(refused.body.message).toMatch(/unpaired UTF-16 surrogate/);
   });
 
   it('refuses a JSON body in another charset than UTF-8 with 415', async () => {
-    const response = await t.http.post(ASSISTANTS).set(bearer(PRIVATE_KEY)).set('Content-Type', 'application/json; charset=latin1').send('{"name":"x","provider":"OPENAI"}').expect(415);
+    const response = await t.as(PRIVATE_KEY).post(ASSISTANTS).set('Content-Type', 'application/json; charset=latin1').send('{"name":"x","provider":"OPENAI"}').expect(415);
     expect(response.body).toEqual({ error: 'Unsupported Media Type', message: 'JSON bodies are UTF-8; the charset "latin1" is not accepted' });
   });
 });

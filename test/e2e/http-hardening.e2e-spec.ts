@@ -1,12 +1,17 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import pg from 'pg';
+import { type Api, bodyOf, clientOnPort, errorOf } from '../support/api.js';
+import { UUID } from '../support/expected.js';
 import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
-import { ASSISTANTS } from '../support/assistants.js';
+import { checkedFetch } from '../support/openapi-check.js';
 import { ServiceProcess } from '../support/service-process.js';
-import { bearer, PRIVATE_KEY, startTestApp, type TestApp, UUID } from '../support/test-app.js';
+import { PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
 const CHROMIUM = '/usr/bin/chromium';
+const ASSISTANTS = '/api/cloud/assistants';
+const requestId = (id: string) => ({ headers: { 'X-Request-Id': id } });
 
 describe('Security headers and X-Request-Id (one app, default settings)', () => {
   let t: TestApp;
@@ -19,12 +24,12 @@ describe('Security headers and X-Request-Id (one app, default settings)', () => 
 
   describe('Security headers', () => {
     it.each([
-      ['a JSON answer', ASSISTANTS, bearer(PRIVATE_KEY), 200],
-      ['a 401', ASSISTANTS, {}, 401],
-      ['an unknown route', '/nothing-here', {}, 404],
-      ['/health', '/health', {}, 200],
-    ])('%s says nosniff, forbids framing and loading anything, and hides the framework', async (_, path, headers, status) => {
-      const response = await t.http.get(path).set(headers).expect(status);
+      ['a JSON answer', ASSISTANTS, PRIVATE_KEY, 200],
+      ['a 401', ASSISTANTS, null, 401],
+      ['an unknown route', '/nothing-here', null, 404],
+      ['/health', '/health', null, 200],
+    ])('%s says nosniff, forbids framing and loading anything, and hides the framework', async (_, path, key, status) => {
+      const response = await (key === null ? t.http : t.as(key)).get(path).expect(status);
       expect(response.headers['x-content-type-options']).toBe('nosniff');
       expect(response.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
       expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
@@ -54,8 +59,9 @@ describe('Security headers and X-Request-Id (one app, default settings)', () => 
       ['every allowed punctuation mark', 'trace.id_1:span-2'],
       ['128 characters', 'a'.repeat(128)],
     ])('keeps a well-formed id of the caller: %s', async (_, id) => {
-      const response = await t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).set('X-Request-Id', id).expect(200);
-      expect(response.headers['x-request-id']).toBe(id);
+      const answer = await t.api().GET(ASSISTANTS, requestId(id));
+      bodyOf(answer, 200);
+      expect(answer.response.headers.get('x-request-id')).toBe(id);
     });
 
     it.each([
@@ -65,16 +71,16 @@ describe('Security headers and X-Request-Id (one app, default settings)', () => 
       ['a percent sign', 'id%0d%0a'],
       ['an empty value', ''],
     ])('replaces a malformed one with a new UUID: %s', async (_, id) => {
-      const response = await t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).set('X-Request-Id', id).expect(200);
+      const response = await t.as(PRIVATE_KEY).get(ASSISTANTS).set('X-Request-Id', id).expect(200);
       expect(response.headers['x-request-id']).toMatch(UUID);
     });
 
     it('makes a different one for each request without one, on every kind of answer', async () => {
       const answers = await Promise.all([
-        t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).expect(200),
+        t.as(PRIVATE_KEY).get(ASSISTANTS).expect(200),
         t.http.get(ASSISTANTS).expect(401),
         t.http.get('/nothing-here').expect(404),
-        t.http.post(ASSISTANTS).set(bearer(PRIVATE_KEY)).set('Content-Type', 'text/plain').send('x').expect(415),
+        t.as(PRIVATE_KEY).post(ASSISTANTS).set('Content-Type', 'text/plain').send('x').expect(415),
         t.http.get('/docs').redirects(1).expect(200),
       ]);
       const ids = answers.map((answer) => answer.headers['x-request-id']);
@@ -87,11 +93,13 @@ describe('Security headers and X-Request-Id (one app, default settings)', () => 
 describe('The built service: logs and Swagger UI in a browser', () => {
   let database: FreshDatabase;
   let service: ServiceProcess & { port: number };
+  let api: Api;
   const url = (path: string) => `http://127.0.0.1:${service.port}${path}`;
 
   beforeAll(async () => {
     database = await freshDatabase();
     service = await ServiceProcess.start({ ...database.env, BOOTSTRAP_PRIVATE_KEY: PRIVATE_KEY });
+    api = clientOnPort(service.port, PRIVATE_KEY);
   });
   afterAll(async () => {
     await service.stop();
@@ -104,15 +112,14 @@ describe('The built service: logs and Swagger UI in a browser', () => {
   });
 
   it('logs one line per request with its id, method, route, path, status and duration, and no key, header or body', async () => {
-    const created = await fetch(url(ASSISTANTS), {
-      method: 'POST',
-      headers: { ...bearer(PRIVATE_KEY), 'Content-Type': 'application/json', 'X-Request-Id': 'log-test-create', 'X-Private-Note': 'header-marker-7' },
-      body: JSON.stringify({ name: 'body-marker-3', provider: 'OPENAI', instructions: 'body-marker-4' }),
+    const created = await api.POST(ASSISTANTS, {
+      headers: { 'X-Request-Id': 'log-test-create', 'X-Private-Note': 'header-marker-7' },
+      body: { name: 'body-marker-3', provider: 'OPENAI', instructions: 'body-marker-4' },
     });
-    expect(created.status).toBe(201);
-    const { assistant } = (await created.json()) as { assistant: { id: string } };
-    const read = await fetch(`${url(`${ASSISTANTS}/${assistant.id}`)}?probe=query-marker-5`, {
-      headers: { ...bearer(PRIVATE_KEY), 'X-Request-Id': 'log-test-read' },
+    const { assistant } = bodyOf(created, 201);
+    // A query parameter the operation does not take: past the typed client.
+    const read = await checkedFetch(`${url(`${ASSISTANTS}/${assistant.id}`)}?probe=query-marker-5`, {
+      headers: { Authorization: `Bearer ${PRIVATE_KEY}`, 'X-Request-Id': 'log-test-read' },
     });
     expect(read.status).toBe(200);
 
@@ -139,9 +146,9 @@ describe('The built service: logs and Swagger UI in a browser', () => {
   });
 
   it('logs requests refused for their content type (415), with their route: bodies are read after routing', async () => {
-    const refused = await fetch(url(ASSISTANTS), {
+    const refused = await checkedFetch(url(ASSISTANTS), {
       method: 'POST',
-      headers: { ...bearer(PRIVATE_KEY), 'Content-Type': 'text/plain', 'X-Request-Id': 'log-test-415' },
+      headers: { Authorization: `Bearer ${PRIVATE_KEY}`, 'Content-Type': 'text/plain', 'X-Request-Id': 'log-test-415' },
       body: 'plain-marker',
     });
     expect(refused.status).toBe(415);
@@ -155,9 +162,7 @@ describe('The built service: logs and Swagger UI in a browser', () => {
     await client.connect();
     await client.query('ALTER TABLE assistants RENAME TO assistants_gone');
     try {
-      const failed = await fetch(url(ASSISTANTS), { headers: { ...bearer(PRIVATE_KEY), 'X-Request-Id': 'log-test-500' } });
-      expect(failed.status).toBe(500);
-      expect(await failed.json()).toEqual({ error: 'Internal Server Error', message: 'An unexpected error occurred (request id log-test-500)' });
+      expect(errorOf(await api.GET(ASSISTANTS, requestId('log-test-500')), 500)).toEqual({ error: 'Internal Server Error', message: 'An unexpected error occurred (request id log-test-500)' });
       const lines = await loggedFor(service, 'log-test-500', 2);
       const error = lines.find((line) => line.context === 'Errors');
       // A database error by its type, SQLSTATE (undefined_table) and call frames: never its message, query or parameters.
@@ -206,8 +211,9 @@ describe('LOG_LEVEL', () => {
     let exitCode: number | null;
     try {
       // Nothing is printed once it listens: ask /health, as long as ServiceProcess waits for that line.
-      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/health`).catch(() => null))?.status === 200, 60_000);
-      await fetch(`http://127.0.0.1:${port}${ASSISTANTS}`, { headers: { ...bearer(PRIVATE_KEY), 'X-Request-Id': 'quiet' } });
+      const api = clientOnPort(port, PRIVATE_KEY);
+      await waitFor(async () => (await api.GET('/health').catch(() => null))?.response.status === 200, 60_000);
+      await api.GET(ASSISTANTS, requestId('quiet'));
     } finally {
       exitCode = await service.stop();
     }

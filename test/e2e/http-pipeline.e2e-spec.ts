@@ -1,7 +1,9 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Express } from 'express';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { DataSource } from 'typeorm';
-import { bearer, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { bodyOf, errorOf } from '../support/api.js';
+import { PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
 const API_KEYS = '/api/cloud/api-keys';
 
@@ -15,7 +17,7 @@ describe('HTTP pipeline', () => {
   afterAll(() => t.close());
 
   it('answers malformed JSON with 400 {error, message}', async () => {
-    const response = await t.http.post(API_KEYS).set(bearer(PRIVATE_KEY)).set('Content-Type', 'application/json').send('{"name": ').expect(400);
+    const response = await t.as(PRIVATE_KEY).post(API_KEYS).set('Content-Type', 'application/json').send('{"name": ').expect(400);
     expect(response.body).toEqual({ error: 'Bad Request', message: expect.stringMatching(/^Malformed JSON body: /) });
   });
 
@@ -23,14 +25,14 @@ describe('HTTP pipeline', () => {
     ['an array', '[{"name": "x"}]'],
     ['an empty array', '[]'],
   ])('answers a JSON body that is %s, not an object, with 400 {error, message}', async (_, body) => {
-    const response = await t.http.post(API_KEYS).set(bearer(PRIVATE_KEY)).set('Content-Type', 'application/json').send(body).expect(400);
+    const response = await t.as(PRIVATE_KEY).post(API_KEYS).set('Content-Type', 'application/json').send(body).expect(400);
     expect(response.body).toEqual({ error: 'Bad Request', message: 'The request body must be a JSON object, not an array' });
   });
 
   it('answers a body over 1 MB with 413 {error, message}', async () => {
-    const response = await t.http
+    const response = await t
+      .as(PRIVATE_KEY)
       .post(API_KEYS)
-      .set(bearer(PRIVATE_KEY))
       .set('Content-Type', 'application/json')
       .send(JSON.stringify({ name: 'x'.repeat(1_100_000) }))
       .expect(413);
@@ -40,19 +42,18 @@ describe('HTTP pipeline', () => {
   it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/xml'])(
     'answers a %s body with 415 {error, message} and creates nothing',
     async (type) => {
-      const response = await t.http.post(API_KEYS).set(bearer(PRIVATE_KEY)).set('Content-Type', type).send('name=x').expect(415);
+      const response = await t.as(PRIVATE_KEY).post(API_KEYS).set('Content-Type', type).send('name=x').expect(415);
       expect(response.body).toEqual({ error: 'Unsupported Media Type', message: expect.stringContaining('application/json') });
-      const listed = await t.http.get(API_KEYS).set(bearer(PRIVATE_KEY)).expect(200);
-      expect(listed.body.apiKeys).toHaveLength(1);
+      expect(bodyOf(await t.api().GET(API_KEYS), 200).apiKeys).toHaveLength(1);
     },
   );
 
   it('accepts application/json with a charset', async () => {
-    await t.http.post(API_KEYS).set(bearer(PRIVATE_KEY)).set('Content-Type', 'application/json; charset=utf-8').send('{"name":"charset"}').expect(201);
+    await t.as(PRIVATE_KEY).post(API_KEYS).set('Content-Type', 'application/json; charset=utf-8').send('{"name":"charset"}').expect(201);
   });
 
   it('answers a JSON body that is not an object with 400', async () => {
-    const response = await t.http.post(API_KEYS).set(bearer(PRIVATE_KEY)).set('Content-Type', 'application/json').send('"just a string"').expect(400);
+    const response = await t.as(PRIVATE_KEY).post(API_KEYS).set('Content-Type', 'application/json').send('"just a string"').expect(400);
     expect(response.body).toEqual({ error: 'Bad Request', message: expect.any(String) });
   });
 
@@ -61,18 +62,19 @@ describe('HTTP pipeline', () => {
     ['an unknown route outside it', '/nothing-here'],
     ['a route without the prefix', '/api-keys'],
   ])('answers %s with 404 {error, message}', async (_, path) => {
-    const response = await t.http.get(path).set(bearer(PRIVATE_KEY)).expect(404);
+    const response = await t.as(PRIVATE_KEY).get(path).expect(404);
     expect(response.body).toEqual({ error: 'Not Found', message: expect.any(String) });
   });
 
   it('answers a known path with an unsupported method with 404 {error, message}', async () => {
-    const response = await t.http.put(API_KEYS).set(bearer(PRIVATE_KEY)).send({}).expect(404);
+    const response = await t.as(PRIVATE_KEY).put(API_KEYS).send({}).expect(404);
     expect(response.body).toEqual({ error: 'Not Found', message: expect.any(String) });
   });
 
   it('gives every response an X-Request-Id, keeping a well-formed one from the caller', async () => {
-    const made = await t.http.get('/health').expect(200);
-    expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const made = await t.api(null).GET('/health');
+    expect(made.response.status).toBe(200);
+    expect(made.response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const kept = await t.http.get(API_KEYS).set('X-Request-Id', 'trace-123').expect(401);
     expect(kept.headers['x-request-id']).toBe('trace-123');
     const replaced = await t.http.get(API_KEYS).set('X-Request-Id', 'bad id with spaces').expect(401);
@@ -80,8 +82,7 @@ describe('HTTP pipeline', () => {
   });
 
   it('serves /health without a key', async () => {
-    const response = await t.http.get('/health').expect(200);
-    expect(response.body).toEqual({ status: 'ok' });
+    expect(bodyOf(await t.api(null).GET('/health'), 200)).toEqual({ status: 'ok' });
   });
 
   it('serves Swagger UI at /docs and the OpenAPI document at /docs-json', async () => {
@@ -132,7 +133,7 @@ describe('HTTP pipeline', () => {
     const note = (request: IncomingMessage, response: ServerResponse) => prototypes.push([Object.getPrototypeOf(request), Object.getPrototypeOf(response)]);
     server.prependListener('request', note);
     try {
-      await t.http.get(API_KEYS).set(bearer(PRIVATE_KEY)).expect(200);
+      bodyOf(await t.api().GET(API_KEYS), 200);
     } finally {
       server.removeListener('request', note);
     }
@@ -152,7 +153,6 @@ describe('when the database is down', () => {
   afterAll(() => t.close());
 
   it('/health answers 503 {error, message}', async () => {
-    const response = await t.http.get('/health').expect(503);
-    expect(response.body).toEqual({ error: 'Service Unavailable', message: 'The database cannot be reached' });
+    expect(errorOf(await t.api(null).GET('/health'), 503)).toEqual({ error: 'Service Unavailable', message: 'The database cannot be reached' });
   });
 });

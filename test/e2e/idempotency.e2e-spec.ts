@@ -6,20 +6,20 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { RecordSecrets } from '../../src/idempotency/idempotency-key.js';
 import pg from 'pg';
-import { ASSISTANTS, countRows, createAssistant } from '../support/assistants.js';
+import { bodyOf } from '../support/api.js';
+import { countRows } from '../support/database-rows.js';
 import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
+import { checkedFetch } from '../support/openapi-check.js';
+import { OPENAPI_SPEC } from '../support/openapi-documents.js';
+import { createAssistant, seedSecondWorkspace } from '../support/resources.js';
 import { OTHER_ORGANIZATION_KEY, seedSecondOrganization } from '../support/second-organization.js';
 import { ServiceProcess } from '../support/service-process.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
-import { bearer, ORGANIZATION_KEY, PRIVATE_KEY, seedSecondWorkspace, startTestApp, type TestApp } from '../support/test-app.js';
+import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
 type Body = Record<string, unknown>;
 
-const OPENAPI_SPEC = JSON.stringify({
-  openapi: '3.1.0',
-  info: { title: 'Minimal', version: '1' },
-  paths: { '/ping': { get: { responses: { '200': { description: 'pong' } } } } },
-});
+const ASSISTANTS = '/api/cloud/assistants';
 const handler = (url: string) => ({ type: 'REQUEST', requestHandler: { url, method: 'POST' } });
 const schedule = { start: '2099-01-01T09:00:00', timeZone: 'UTC' };
 
@@ -38,8 +38,8 @@ interface CreateRoute {
 
 const fixedPath = (path: string) => async () => `/api/cloud/${path}`;
 const underAssistant = (child: string) => async (t: TestApp, key: string) =>
-  `${ASSISTANTS}/${(await createAssistant(t.http, {}, key)).id}/${child}`;
-const secondWorkspaceKey = async (t: TestApp) => (await seedSecondWorkspace(t.http)).privateKey;
+  `${ASSISTANTS}/${(await createAssistant(t.api(key))).id}/${child}`;
+const secondWorkspaceKey = async (t: TestApp) => (await seedSecondWorkspace(t.api(ORGANIZATION_KEY))).privateKey;
 const secondOrganizationKey = async (t: TestApp) => {
   await seedSecondOrganization(t);
   return OTHER_ORGANIZATION_KEY;
@@ -136,7 +136,7 @@ describe('Idempotency-Key', () => {
   beforeEach(() => t.reset());
 
   const post = (path: string, key: string, body: Body, idempotencyKey?: string) => {
-    const sent = t.http.post(path).set(bearer(key));
+    const sent = t.as(key).post(path);
     return (idempotencyKey === undefined ? sent : sent.set(KEY_HEADER, idempotencyKey)).send(body);
   };
 
@@ -325,10 +325,11 @@ describe('Idempotency-Key', () => {
     });
 
     it('ignores the header on routes that do not create', async () => {
-      const assistant = await createAssistant(t.http);
-      const patch = () => t.http.patch(`${ASSISTANTS}/${assistant.id}`).set(bearer(PRIVATE_KEY)).set(KEY_HEADER, 'patch');
-      await patch().send({ name: 'One' }).expect(200);
-      expect((await patch().send({ name: 'Two' }).expect(200)).body.assistant.name).toBe('Two');
+      const assistant = await createAssistant(t.api());
+      const rename = (name: string) =>
+        t.api().PATCH('/api/cloud/assistants/{assistantId}', { params: { path: { assistantId: assistant.id } }, headers: { [KEY_HEADER]: 'patch' }, body: { name } });
+      bodyOf(await rename('One'), 200);
+      expect(bodyOf(await rename('Two'), 200).assistant.name).toBe('Two');
       expect(await countRows(t, 'idempotency_keys')).toBe(0);
     });
 
@@ -375,7 +376,7 @@ describe('Idempotency-Key', () => {
       [
         'POST /assistants/{id}/tools, the assistant locked FOR UPDATE',
         async () => {
-          const assistant = await createAssistant(t.http);
+          const assistant = await createAssistant(t.api());
           await locker.query('BEGIN');
           await locker.query('SELECT 1 FROM assistants WHERE id = $1 FOR UPDATE', [assistant.id]);
           return { path: `${ASSISTANTS}/${assistant.id}/tools`, body: { type: 'WEB_SEARCH' }, table: 'tools' };
@@ -416,7 +417,7 @@ describe('Idempotency-Key with ENCRYPTION_KEY', () => {
 
   /** The app on one database throughout: the DATABASE_URL server, else one PGlite data directory. */
   const startWith = (env: NodeJS.ProcessEnv) => startTestApp({ DATA_DIR: join(scratch, 'data'), ...env });
-  const create = (t: TestApp, path: string, body: Body) => t.http.post(path).set(bearer(PRIVATE_KEY)).set(KEY_HEADER, 'sealed').send(body);
+  const create = (t: TestApp, path: string, body: Body) => t.as(PRIVATE_KEY).post(path).set(KEY_HEADER, 'sealed').send(body);
 
   it('seals a replay so that the caller\'s API key alone does not open it; after a rotation the retry still replays', async () => {
     let t = await startWith({ ENCRYPTION_KEY: FIRST_KEY });
@@ -424,7 +425,7 @@ describe('Idempotency-Key with ENCRYPTION_KEY', () => {
     let first: Body;
     try {
       await t.reset();
-      path = `${ASSISTANTS}/${(await createAssistant(t.http)).id}/mcp-servers`;
+      path = `${ASSISTANTS}/${(await createAssistant(t.api())).id}/mcp-servers`;
       first = (await create(t, path, MCP_SERVER).expect(201)).body;
       const [row] = await t.app.get(DataSource).query(`SELECT caller, route, key_digest, sealed_response FROM idempotency_keys`);
       const scope = { apiKey: PRIVATE_KEY, caller: row.caller as string, route: row.route as string, key: 'sealed' };
@@ -473,9 +474,9 @@ describe('Idempotency-Key with ENCRYPTION_KEY', () => {
     return service.port;
   };
   const create = (port: number) =>
-    fetch(`http://127.0.0.1:${port}${ASSISTANTS}`, {
+    checkedFetch(`http://127.0.0.1:${port}${ASSISTANTS}`, {
       method: 'POST',
-      headers: { ...bearer(PRIVATE_KEY), [KEY_HEADER]: 'killed', 'Content-Type': 'application/json' },
+      headers: { Authorization: `Bearer ${PRIVATE_KEY}`, [KEY_HEADER]: 'killed', 'Content-Type': 'application/json' },
       body: JSON.stringify(ASSISTANT),
     });
   /** The service's connection waiting on a lock in a statement LIKE the pattern. */
@@ -524,7 +525,7 @@ describe('Idempotency-Key with ENCRYPTION_KEY', () => {
 });
 
 (onPostgresServer ? describe : describe.skip)('Idempotency-Key when the answer to its COMMIT is lost', () => {
-  const ASSISTANT = { name: 'Helper', provider: 'OPENAI' };
+  const ASSISTANT = { name: 'Helper', provider: 'OPENAI' } as const;
   let proxy: TcpProxy;
   let t: TestApp;
   let admin: pg.Client;
@@ -541,7 +542,7 @@ describe('Idempotency-Key with ENCRYPTION_KEY', () => {
     await admin.end();
     await proxy.close();
   });
-  const create = () => t.http.post(ASSISTANTS).set(bearer(PRIVATE_KEY)).set(KEY_HEADER, 'lost-commit').send(ASSISTANT);
+  const create = () => t.api().POST(ASSISTANTS, { headers: { [KEY_HEADER]: 'lost-commit' }, body: ASSISTANT });
 
   it('keeps the key bound to the unknown outcome: the 503 is followed by a replay of the create that did commit', async () => {
     await t.reset();
@@ -551,12 +552,12 @@ describe('Idempotency-Key with ENCRYPTION_KEY', () => {
       `CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON assistants DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION slow_commit()`,
     );
     try {
-      const answer = create().then((response) => response);
+      const answer = create();
       const committing = `SELECT count(*) = 1 AS done FROM pg_stat_activity WHERE datname = current_database() AND query = 'COMMIT' AND wait_event = 'PgSleep'`;
       expect(await waitFor(admin, committing)).toBe(true);
       proxy.stall();
       const lost = await answer;
-      expect({ status: lost.status, body: lost.body }).toEqual({ status: 503, body: UNAVAILABLE });
+      expect({ status: lost.response.status, body: lost.error }).toEqual({ status: 503, body: UNAVAILABLE });
     } finally {
       await proxy.restore();
       await admin.query(`DROP FUNCTION slow_commit() CASCADE`);
@@ -564,9 +565,9 @@ describe('Idempotency-Key with ENCRYPTION_KEY', () => {
 
     const { rows } = await admin.query<{ id: string }>(`SELECT id FROM assistants`);
     expect(rows).toHaveLength(1);
-    const retried = await create().expect(201);
-    expect(retried.headers['idempotent-replayed']).toBe('true');
-    expect(retried.body.assistant.id).toBe(rows[0].id);
+    const retried = await create();
+    expect(bodyOf(retried, 201).assistant.id).toBe(rows[0].id);
+    expect(retried.response.headers.get('idempotent-replayed')).toBe('true');
   });
 });
 

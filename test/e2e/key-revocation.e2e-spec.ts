@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { digestApiKey } from '../../src/api-keys/api-key-material.js';
-import { ASSISTANTS } from '../support/assistants.js';
+import { bodyOf, errorOf } from '../support/api.js';
 import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
-import { sampleValue } from '../support/prometheus-text.js';
+import { sampleValue } from '../../src/metrics/prometheus-text.js';
 import { eventually } from '../support/service-client.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
-import { bearer, bootstrapWorkspaceId, ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { bootstrapWorkspaceId } from '../support/resources.js';
+import { ORGANIZATION_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
 const API_KEYS = '/api/cloud/api-keys';
+const ASSISTANTS = '/api/cloud/assistants';
 
 /**
  * Staging the race needs the key lookup and the revocation on two connections at once, one of
@@ -37,22 +39,22 @@ describeOnServer('Revocation racing a key lookup, in the replica that revokes (P
   });
   beforeEach(async () => {
     await t.reset();
-    workspaceId = await bootstrapWorkspaceId(t.http);
+    workspaceId = await bootstrapWorkspaceId(t.api(ORGANIZATION_KEY));
   });
 
   it('refuses the key after the revocation, though a lookup that read it before came back after', async () => {
-    const created = await t.http.post(API_KEYS).set(bearer(ORGANIZATION_KEY)).send({ name: 'Racing', type: 'PRIVATE', workspaceId }).expect(201);
-    const { id, value } = created.body.apiKey as { id: string; value: string };
+    const created = bodyOf(await t.api(ORGANIZATION_KEY).POST(API_KEYS, { body: { name: 'Racing', type: 'PRIVATE', workspaceId } }), 201);
+    const { id, value } = { ...created.apiKey, value: created.apiKey.value! };
 
     // The lookup reads the live key in PostgreSQL; its answer is held back on the way.
     const lookupRead = proxy.holdAnswersAfter(digestApiKey(value));
-    const startedBeforeRevocation = t.http.get(ASSISTANTS).set(bearer(value)).then((response) => response);
+    const startedBeforeRevocation = t.api(value).GET(ASSISTANTS);
     await lookupRead;
-    await t.http.delete(`${API_KEYS}/${id}`).set(bearer(PRIVATE_KEY)).expect(200);
+    bodyOf(await t.api().DELETE('/api/cloud/api-keys/{apiKeyId}', { params: { path: { apiKeyId: id } } }), 200);
     proxy.releaseAnswers();
 
-    expect((await startedBeforeRevocation).status).toBe(200);
-    await t.http.get(ASSISTANTS).set(bearer(value)).expect(401);
+    bodyOf(await startedBeforeRevocation, 200);
+    errorOf(await t.api(value).GET(ASSISTANTS), 401);
   });
 });
 
@@ -72,7 +74,7 @@ describeOnServer('A DATABASE_LISTEN_URL that cannot hear the revocations', () =>
   it('(another database, where NOTIFY never arrives) is not trusted: the replica looks every key up instead', async () => {
     const metrics = await t.http.get('/metrics').expect(200);
     expect(sampleValue(metrics.text, 'api_key_revocations_listening')).toBe(0);
-    await t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).expect(200);
+    bodyOf(await t.api().GET(ASSISTANTS), 200);
   });
 });
 
@@ -101,7 +103,7 @@ describeOnServer('A listening connection that silently stops carrying packets (T
     expect(await listening()).toBe(1);
     listenProxy.stall();
     expect(await eventually(async () => (await listening()) === 0, 8000)).toBe(true);
-    await t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).expect(200);
+    bodyOf(await t.api().GET(ASSISTANTS), 200);
 
     await listenProxy.restore();
     expect(await eventually(async () => (await listening()) === 1, 8000)).toBe(true);

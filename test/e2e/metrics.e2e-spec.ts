@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { get } from 'node:http';
 import { MetricsServer } from '../../src/metrics/metrics-server.js';
-import { ASSISTANTS, createAssistant, UNKNOWN_ID } from '../support/assistants.js';
-import { parseSamples, sampleValue } from '../support/prometheus-text.js';
-import { bearer, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { bodyOf, errorOf } from '../support/api.js';
+import { checkedFetch } from '../support/openapi-check.js';
+import { parseSamples, sampleValue } from '../../src/metrics/prometheus-text.js';
+import { createAssistant } from '../support/resources.js';
+import { PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { UNKNOWN_ID } from '../support/unknown.js';
 
+const ASSISTANTS = '/api/cloud/assistants';
+const ASSISTANT = '/api/cloud/assistants/{assistantId}';
 const ASSISTANT_ROUTE = '/api/cloud/assistants/:assistantId';
 
 describe('GET /metrics (Prometheus)', () => {
@@ -38,20 +42,22 @@ describe('GET /metrics (Prometheus)', () => {
   });
 
   it('is not under /api/cloud', async () => {
-    await t.http.get('/api/cloud/metrics').set(bearer(PRIVATE_KEY)).expect(404);
+    await t.as(PRIVATE_KEY).get('/api/cloud/metrics').expect(404);
   });
 
   it('counts requests and times them by route pattern, method and status, never by raw URL', async () => {
-    const assistant = await createAssistant(t.http);
+    const api = t.api();
+    const assistant = await createAssistant(api);
+    const byId = (assistantId: string) => ({ params: { path: { assistantId } } });
     const ok = { method: 'GET', route: ASSISTANT_ROUTE, status: '200' };
     const notFound = { method: 'GET', route: ASSISTANT_ROUTE, status: '404' };
     const unauthorized = { method: 'GET', route: ASSISTANT_ROUTE, status: '401' };
     const before = await scrape();
 
-    await t.http.get(`${ASSISTANTS}/${assistant.id}`).set(bearer(PRIVATE_KEY)).expect(200);
-    await t.http.get(`${ASSISTANTS}/${assistant.id}`).set(bearer(PRIVATE_KEY)).expect(200);
-    await t.http.get(`${ASSISTANTS}/${UNKNOWN_ID}`).set(bearer(PRIVATE_KEY)).expect(404);
-    await t.http.get(`${ASSISTANTS}/${assistant.id}`).expect(401);
+    bodyOf(await api.GET(ASSISTANT, byId(assistant.id)), 200);
+    bodyOf(await api.GET(ASSISTANT, byId(assistant.id)), 200);
+    errorOf(await api.GET(ASSISTANT, byId(UNKNOWN_ID)), 404);
+    errorOf(await t.api(null).GET(ASSISTANT, byId(assistant.id)), 401);
     await t.http.get('/no/such/route').expect(404);
     const after = await scrape();
 
@@ -79,8 +85,8 @@ describe('GET /metrics with METRICS_PORT', () => {
   afterAll(() => t.close());
 
   it('serves /metrics on that port only, no longer on the API port', async () => {
-    await t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).expect(200);
-    const response = await fetch(`${metricsUrl}/metrics`);
+    bodyOf(await t.api().GET(ASSISTANTS), 200);
+    const response = await checkedFetch(`${metricsUrl}/metrics`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
     const text = await response.text();
@@ -92,20 +98,9 @@ describe('GET /metrics with METRICS_PORT', () => {
   });
 
   it('serves nothing else there', async () => {
-    const response = await getAvoidingTheContractCheck(`${metricsUrl}/health`);
+    // Not checkedFetch: the metrics port is not the API, whose /health openapi.json describes.
+    const response = await fetch(`${metricsUrl}/health`);
     expect(response.status).toBe(404);
-    expect(JSON.parse(response.body)).toEqual({ error: 'Not Found', message: 'Cannot GET /health' });
+    expect(await response.json()).toEqual({ error: 'Not Found', message: 'Cannot GET /health' });
   });
 });
-
-/** Through node:http rather than fetch: the metrics port is not the API, so openapi.json (checked on every fetch) does not describe it. */
-function getAvoidingTheContractCheck(url: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    get(url, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-    }).on('error', reject);
-  });
-}

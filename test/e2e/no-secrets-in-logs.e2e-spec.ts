@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { freshDatabase, type FreshDatabase } from '../support/fresh-database.js';
-import { functionBody, newEncryptionKey, secretValue } from '../support/secret-fixtures.js';
+import { checkedFetch } from '../support/openapi-check.js';
+import { functionBody } from '../support/function-bodies.js';
+import { newEncryptionKey, secretValue } from '../support/secret-values.js';
 import { ServiceProcess } from '../support/service-process.js';
 
 const keyValue = (prefix: 'ok_' | 'sk_') => prefix + randomBytes(32).toString('base64url');
@@ -19,7 +21,7 @@ class SecretTrackingClient {
   }
 
   async call(method: string, path: string, key: string | undefined, body?: unknown): Promise<{ status: number; body: any }> {
-    const response = await fetch(`http://127.0.0.1:${this.port}/api/cloud${path}`, {
+    const response = await checkedFetch(`http://127.0.0.1:${this.port}/api/cloud${path}`, {
       method,
       headers: { ...(key === undefined ? {} : { Authorization: `Bearer ${key}` }), 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),

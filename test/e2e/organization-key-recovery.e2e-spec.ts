@@ -1,10 +1,13 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { DataSource } from 'typeorm';
-import { UNAUTHORIZED } from '../support/assistants.js';
+import { bodyOf, errorOf } from '../support/api.js';
+import { UNAUTHORIZED } from '../support/expected.js';
 import { type FreshDatabase, freshDatabase } from '../support/fresh-database.js';
 import { OTHER_ORGANIZATION_KEY, seedSecondOrganization } from '../support/second-organization.js';
-import { bearer, ORGANIZATION_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { ORGANIZATION_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { UNKNOWN_ID } from '../support/unknown.js';
 
 const CLI = resolve('dist/api-keys/cli/mint-organization-key.js');
 const API_KEYS = '/api/cloud/api-keys';
@@ -62,9 +65,9 @@ describe('Recovery when every organization key is lost: npm run keys:organizatio
     expect(mintedFor).toBe(organizationId);
 
     await withService(async (t) => {
-      expect((await t.http.get(WORKSPACES).set(bearer(ORGANIZATION_KEY)).expect(401)).body).toEqual(UNAUTHORIZED);
-      await t.http.post(WORKSPACES).set(bearer(value)).send({ name: 'After recovery' }).expect(201);
-      const listed = (await t.http.get(API_KEYS).set(bearer(value)).expect(200)).body.apiKeys;
+      expect(errorOf(await t.api(ORGANIZATION_KEY).GET(WORKSPACES), 401)).toEqual(UNAUTHORIZED);
+      bodyOf(await t.api(value).POST(WORKSPACES, { body: { name: 'After recovery' } }), 201);
+      const listed = bodyOf(await t.api(value).GET(API_KEYS), 200).apiKeys;
       expect(listed).toEqual([
         expect.objectContaining({ name: 'Bootstrap organization key', type: 'ORGANIZATION' }),
         expect.objectContaining({ name: 'Break glass', type: 'ORGANIZATION', expiresAt: '2099-01-01T00:00:00.000Z' }),
@@ -88,7 +91,7 @@ describe('Recovery when every organization key is lost: npm run keys:organizatio
       [[], /^--name is required\nUsage: npm run keys:organization/],
       [['--name', ' '], /^--name must not be blank\n$/],
       [['--name', 'x', '--expires-at', '2020-01-01T00:00:00Z'], /^--expires-at must be in the future\n$/],
-      [['--name', 'x', '--organization', '00000000-0000-4000-8000-000000000000'], /^No organization has the id "00000000-0000-4000-8000-000000000000"\n$/],
+      [['--name', 'x', '--organization', UNKNOWN_ID], new RegExp(`^No organization has the id "${UNKNOWN_ID}"\\n$`)],
       [['--name', 'x', '--workspace', 'w'], /^Unknown option '--workspace'/],
     ] as const) {
       const refused = await mint(database.env, ...args);
@@ -102,11 +105,11 @@ describe('Recovery when every organization key is lost: npm run keys:organizatio
     expect(mintedFor).toBe(otherOrganizationId);
 
     await withService(async (t) => {
-      const theirs = (await t.http.get(API_KEYS).set(bearer(value)).expect(200)).body.apiKeys;
-      expect(theirs.map(({ name }: { name: string }) => name)).toEqual(['Other org key', 'Break glass']);
-      await t.http.get(API_KEYS).set(bearer(OTHER_ORGANIZATION_KEY)).expect(200);
-      const ours = (await t.http.get(API_KEYS).set(bearer(ORGANIZATION_KEY)).expect(200)).body.apiKeys;
-      expect(ours.map(({ name }: { name: string }) => name)).toEqual(['Bootstrap organization key']);
+      const theirs = bodyOf(await t.api(value).GET(API_KEYS), 200).apiKeys;
+      expect(theirs.map(({ name }) => name)).toEqual(['Other org key', 'Break glass']);
+      bodyOf(await t.api(OTHER_ORGANIZATION_KEY).GET(API_KEYS), 200);
+      const ours = bodyOf(await t.api(ORGANIZATION_KEY).GET(API_KEYS), 200).apiKeys;
+      expect(ours.map(({ name }) => name)).toEqual(['Bootstrap organization key']);
     });
   });
 });

@@ -1,18 +1,15 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
-import { UNAUTHORIZED, UNKNOWN_ID } from '../support/assistants.js';
+import { type Api, bodyOf, errorOf, type Schemas } from '../support/api.js';
+import { countRows } from '../support/database-rows.js';
+import { ISO_UTC, UNAUTHORIZED, UUID } from '../support/expected.js';
+import { seedSecondWorkspace } from '../support/resources.js';
 import { OTHER_ORGANIZATION_KEY, seedSecondOrganization } from '../support/second-organization.js';
-import {
-  bearer,
-  ISO_UTC,
-  ORGANIZATION_KEY,
-  PRIVATE_KEY,
-  seedSecondWorkspace,
-  startTestApp,
-  type TestApp,
-  UUID,
-} from '../support/test-app.js';
+import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { UNKNOWN_ID } from '../support/unknown.js';
 
 const API_KEYS = '/api/cloud/api-keys';
+const API_KEY = '/api/cloud/api-keys/{apiKeyId}';
 const WORKSPACES = '/api/cloud/workspaces';
 const NOT_FOUND = { error: 'Not Found', message: 'API key not found' };
 const LAST_LIVE_KEY = {
@@ -21,32 +18,25 @@ const LAST_LIVE_KEY = {
 };
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
-interface ApiKeyBody {
-  id: string;
-  type: string;
-  name: string;
-  value?: string;
-  createdAt: string;
-  updatedAt: string;
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-}
+const byId = (apiKeyId: string) => ({ params: { path: { apiKeyId } } });
 
 describe('Organization keys: create, list, rename, revoke with an organization key', () => {
   let t: TestApp;
+  let organization: Api;
 
   beforeAll(async () => {
     t = await startTestApp();
+    organization = t.api(ORGANIZATION_KEY);
   });
   afterAll(() => t.close());
   beforeEach(() => t.reset());
 
-  const createOrganizationKey = async (body: Record<string, unknown> = {}, key = ORGANIZATION_KEY): Promise<ApiKeyBody & { value: string }> =>
-    (await t.http.post(API_KEYS).set(bearer(key)).send({ name: 'Deploy pipeline', type: 'ORGANIZATION', ...body }).expect(201)).body.apiKey;
+  const createOrganizationKey = async (body: { name?: string; expiresAt?: string } = {}, key = ORGANIZATION_KEY) => {
+    const { apiKey } = bodyOf(await t.api(key).POST(API_KEYS, { body: { name: 'Deploy pipeline', type: 'ORGANIZATION', ...body } }), 201);
+    return { ...apiKey, value: apiKey.value! };
+  };
 
-  const listOrganizationKeys = async (key = ORGANIZATION_KEY): Promise<ApiKeyBody[]> =>
-    (await t.http.get(API_KEYS).set(bearer(key)).expect(200)).body.apiKeys;
+  const listOrganizationKeys = async (key = ORGANIZATION_KEY): Promise<Schemas['ApiKey'][]> => bodyOf(await t.api(key).GET(API_KEYS), 200).apiKeys;
 
   const bootstrapOrganizationKeyId = async (): Promise<string> => {
     const [bootstrapKey] = await listOrganizationKeys();
@@ -54,16 +44,18 @@ describe('Organization keys: create, list, rename, revoke with an organization k
     return bootstrapKey.id;
   };
 
-  const countApiKeys = async (): Promise<number> => {
-    const [{ count }] = await t.app.get(DataSource).query(`SELECT count(*)::int AS count FROM api_keys`);
-    return count;
-  };
+  const countApiKeys = () => countRows(t, 'api_keys');
+  /** A rename and a revocation of the key `id`, each sent with `key`. */
+  const renameAndRevoke = async (id: string, key: string) => [
+    await t.api(key).PATCH(API_KEY, { ...byId(id), body: { name: 'stolen' } }),
+    await t.api(key).DELETE(API_KEY, byId(id)),
+  ];
 
   describe('POST /api-keys with type ORGANIZATION', () => {
     it('creates another key of the organization, its value shown once and stored only as a digest, which then acts for the organization', async () => {
-      const response = await t.http.post(API_KEYS).set(bearer(ORGANIZATION_KEY)).send({ name: 'Deploy pipeline', type: 'ORGANIZATION' }).expect(201);
-      expect(Object.keys(response.body)).toEqual(['apiKey']);
-      const created = response.body.apiKey;
+      const body = bodyOf(await organization.POST(API_KEYS, { body: { name: 'Deploy pipeline', type: 'ORGANIZATION' } }), 201);
+      expect(Object.keys(body)).toEqual(['apiKey']);
+      const created = body.apiKey;
       expect(created).toEqual({
         id: expect.stringMatching(UUID),
         type: 'ORGANIZATION',
@@ -80,20 +72,20 @@ describe('Organization keys: create, list, rename, revoke with an organization k
       const [{ count }] = await t.app.get(DataSource).query(`SELECT count(*)::int AS count FROM api_keys WHERE value = $1 OR digest = $1`, [created.value]);
       expect(count).toBe(0);
 
-      const made = await t.http.post(WORKSPACES).set(bearer(created.value)).send({ name: 'Made by the new key' }).expect(201);
-      const listed = await t.http.get(WORKSPACES).set(bearer(ORGANIZATION_KEY)).expect(200);
-      expect(listed.body.workspaces).toContainEqual(made.body.workspace);
+      const made = bodyOf(await t.api(created.value).POST(WORKSPACES, { body: { name: 'Made by the new key' } }), 201);
+      expect(bodyOf(await organization.GET(WORKSPACES), 200).workspaces).toContainEqual(made.workspace);
     });
 
     it('takes an expiresAt, and the key is refused with the 401 of any invalid key once it has passed', async () => {
       const expiresAt = new Date(Date.now() + 1_500);
       const created = await createOrganizationKey({ expiresAt: expiresAt.toISOString() });
       expect(created.expiresAt).toBe(expiresAt.toISOString());
-      for (let i = 0; i < 3; i++) await t.http.get(API_KEYS).set(bearer(created.value)).expect(200);
+      const expiring = t.api(created.value);
+      for (let i = 0; i < 3; i++) bodyOf(await expiring.GET(API_KEYS), 200);
 
       await sleep(expiresAt.getTime() - Date.now() + 200);
-      expect((await t.http.get(API_KEYS).set(bearer(created.value)).expect(401)).body).toEqual(UNAUTHORIZED);
-      expect((await t.http.get(WORKSPACES).set(bearer(created.value)).expect(401)).body).toEqual(UNAUTHORIZED);
+      expect(errorOf(await expiring.GET(API_KEYS), 401)).toEqual(UNAUTHORIZED);
+      expect(errorOf(await expiring.GET(WORKSPACES), 401)).toEqual(UNAUTHORIZED);
     });
 
     it.each([
@@ -103,23 +95,23 @@ describe('Organization keys: create, list, rename, revoke with an organization k
       ['a blank name', { name: ' ' }, 'name must not be blank'],
     ])('refuses %s (400) and creates nothing', async (_, body, message) => {
       const before = await countApiKeys();
-      const response = await t.http.post(API_KEYS).set(bearer(ORGANIZATION_KEY)).send({ name: 'x', type: 'ORGANIZATION', ...body }).expect(400);
+      const response = await t.as(ORGANIZATION_KEY).post(API_KEYS).send({ name: 'x', type: 'ORGANIZATION', ...body }).expect(400);
       expect(response.body).toEqual({ error: 'Bad Request', message });
       expect(await countApiKeys()).toBe(before);
     });
 
     it('refuses a workspaceId of the organization too: an organization key belongs to no workspace', async () => {
-      const { workspaceId } = await seedSecondWorkspace(t.http);
+      const { workspaceId } = await seedSecondWorkspace(organization);
       const before = await countApiKeys();
-      const response = await t.http.post(API_KEYS).set(bearer(ORGANIZATION_KEY)).send({ name: 'x', type: 'ORGANIZATION', workspaceId }).expect(400);
+      const response = await t.as(ORGANIZATION_KEY).post(API_KEYS).send({ name: 'x', type: 'ORGANIZATION', workspaceId }).expect(400);
       expect(response.body.message).toMatch(/^workspaceId is not accepted with type ORGANIZATION/);
       expect(await countApiKeys()).toBe(before);
     });
 
     it('is refused to a private key (403), which creates only PUBLIC keys', async () => {
       const before = await countApiKeys();
-      const response = await t.http.post(API_KEYS).set(bearer(PRIVATE_KEY)).send({ name: 'escalate', type: 'ORGANIZATION' }).expect(403);
-      expect(response.body).toEqual({ error: 'Forbidden', message: 'A private API key can create only PUBLIC keys; use an organization key' });
+      const answer = await t.api(PRIVATE_KEY).POST(API_KEYS, { body: { name: 'escalate', type: 'ORGANIZATION' } });
+      expect(errorOf(answer, 403)).toEqual({ error: 'Forbidden', message: 'A private API key can create only PUBLIC keys; use an organization key' });
       expect(await countApiKeys()).toBe(before);
     });
   });
@@ -128,12 +120,12 @@ describe('Organization keys: create, list, rename, revoke with an organization k
     it('lists the organization’s ORGANIZATION keys in creation order, never their values, and no workspace key', async () => {
       const { value: secondValue, ...second } = await createOrganizationKey({ name: 'Second' });
       const { value: thirdValue, ...third } = await createOrganizationKey({ name: 'Third', expiresAt: '2099-01-01T00:00:00Z' });
-      const { workspaceId } = await seedSecondWorkspace(t.http);
-      await t.http.post(API_KEYS).set(bearer(ORGANIZATION_KEY)).send({ name: 'Workspace public', type: 'PUBLIC', workspaceId }).expect(201);
+      const { workspaceId } = await seedSecondWorkspace(organization);
+      bodyOf(await organization.POST(API_KEYS, { body: { name: 'Workspace public', type: 'PUBLIC', workspaceId } }), 201);
 
-      const response = await t.http.get(API_KEYS).set(bearer(ORGANIZATION_KEY)).expect(200);
-      expect(Object.keys(response.body)).toEqual(['apiKeys']);
-      expect(response.body.apiKeys).toEqual([
+      const body = bodyOf(await organization.GET(API_KEYS), 200);
+      expect(Object.keys(body)).toEqual(['apiKeys']);
+      expect(body.apiKeys).toEqual([
         {
           id: expect.stringMatching(UUID),
           type: 'ORGANIZATION',
@@ -146,22 +138,22 @@ describe('Organization keys: create, list, rename, revoke with an organization k
         second,
         third,
       ]);
-      const text = JSON.stringify(response.body);
+      const text = JSON.stringify(body);
       for (const value of [ORGANIZATION_KEY, secondValue, thirdValue]) expect(text).not.toContain(value);
     });
 
     it('pages with limit, cursor and a Link header like every list', async () => {
       for (const name of ['Second', 'Third']) await createOrganizationKey({ name });
-      const first = await t.http.get(`${API_KEYS}?limit=2`).set(bearer(ORGANIZATION_KEY)).expect(200);
-      expect(first.body.apiKeys.map((key: ApiKeyBody) => key.name)).toEqual(['Bootstrap organization key', 'Second']);
-      const next = /^<(\/api\/cloud\/api-keys\?limit=2&cursor=[A-Za-z0-9_-]+)>; rel="next"$/.exec(first.headers.link)?.[1];
-      expect(next).toBeDefined();
-      const second = await t.http.get(next!).set(bearer(ORGANIZATION_KEY)).expect(200);
-      expect(second.body.apiKeys.map((key: ApiKeyBody) => key.name)).toEqual(['Third']);
-      expect(second.headers.link).toBeUndefined();
+      const first = await organization.GET(API_KEYS, { params: { query: { limit: 2 } } });
+      expect(bodyOf(first, 200).apiKeys.map((key) => key.name)).toEqual(['Bootstrap organization key', 'Second']);
+      const cursor = /^<\/api\/cloud\/api-keys\?limit=2&cursor=([A-Za-z0-9_-]+)>; rel="next"$/.exec(first.response.headers.get('link') ?? '')?.[1];
+      expect(cursor).toBeDefined();
+      const second = await organization.GET(API_KEYS, { params: { query: { limit: 2, cursor } } });
+      expect(bodyOf(second, 200).apiKeys.map((key) => key.name)).toEqual(['Third']);
+      expect(second.response.headers.get('link')).toBeNull();
 
-      const foreign = await t.http.get(`${API_KEYS}?cursor=not-a-cursor`).set(bearer(ORGANIZATION_KEY)).expect(400);
-      expect(foreign.body).toEqual({ error: 'Bad Request', message: 'cursor is not a cursor from a Link header of this list' });
+      const foreign = await organization.GET(API_KEYS, { params: { query: { cursor: 'not-a-cursor' } } });
+      expect(errorOf(foreign, 400)).toEqual({ error: 'Bad Request', message: 'cursor is not a cursor from a Link header of this list' });
     });
 
     it('never shows another organization’s keys, and the private key’s list never shows organization keys', async () => {
@@ -173,7 +165,7 @@ describe('Organization keys: create, list, rename, revoke with an organization k
       const theirList = await listOrganizationKeys(OTHER_ORGANIZATION_KEY);
       expect(theirList.map(({ name }) => name)).toEqual(['Other org key', 'Theirs']);
 
-      const privateList = (await t.http.get(API_KEYS).set(bearer(PRIVATE_KEY)).expect(200)).body.apiKeys as ApiKeyBody[];
+      const privateList = bodyOf(await t.api(PRIVATE_KEY).GET(API_KEYS), 200).apiKeys;
       expect(privateList.map(({ type }) => type)).toEqual(['PRIVATE']);
       expect(privateList.map(({ id }) => id)).not.toContain(ours.id);
     });
@@ -183,18 +175,18 @@ describe('Organization keys: create, list, rename, revoke with an organization k
     it('renames an organization key, moving updatedAt forward and leaving the key working', async () => {
       const { value, ...created } = await createOrganizationKey({ name: 'before' });
       await sleep(5);
-      const response = await t.http.patch(`${API_KEYS}/${created.id}`).set(bearer(ORGANIZATION_KEY)).send({ name: 'after' }).expect(200);
-      expect(response.body).toEqual({ apiKey: { ...created, name: 'after', updatedAt: expect.stringMatching(ISO_UTC) } });
-      expect(Date.parse(response.body.apiKey.updatedAt)).toBeGreaterThan(Date.parse(created.updatedAt));
-      expect(await listOrganizationKeys()).toContainEqual(response.body.apiKey);
-      await t.http.get(WORKSPACES).set(bearer(value)).expect(200);
+      const body = bodyOf(await organization.PATCH(API_KEY, { ...byId(created.id), body: { name: 'after' } }), 200);
+      expect(body).toEqual({ apiKey: { ...created, name: 'after', updatedAt: expect.stringMatching(ISO_UTC) } });
+      expect(Date.parse(body.apiKey.updatedAt)).toBeGreaterThan(Date.parse(created.updatedAt));
+      expect(await listOrganizationKeys()).toContainEqual(body.apiKey);
+      bodyOf(await t.api(value).GET(WORKSPACES), 200);
     });
 
     it('renames itself', async () => {
       const id = await bootstrapOrganizationKeyId();
-      const response = await t.http.patch(`${API_KEYS}/${id}`).set(bearer(ORGANIZATION_KEY)).send({ name: 'Break glass' }).expect(200);
-      expect(response.body.apiKey).toMatchObject({ id, type: 'ORGANIZATION', name: 'Break glass' });
-      expect(response.body.apiKey).not.toHaveProperty('value');
+      const { apiKey } = bodyOf(await organization.PATCH(API_KEY, { ...byId(id), body: { name: 'Break glass' } }), 200);
+      expect(apiKey).toMatchObject({ id, type: 'ORGANIZATION', name: 'Break glass' });
+      expect(apiKey).not.toHaveProperty('value');
     });
 
     it('validates the name as on create', async () => {
@@ -204,7 +196,7 @@ describe('Organization keys: create, list, rename, revoke with an organization k
         [{ name: ['x'] }, 'name must be a string'],
         [{ name: 'x', type: 'PUBLIC' }, 'property type should not exist'],
       ] as const) {
-        const response = await t.http.patch(`${API_KEYS}/${id}`).set(bearer(ORGANIZATION_KEY)).send(body).expect(400);
+        const response = await t.as(ORGANIZATION_KEY).patch(`${API_KEYS}/${id}`).send(body).expect(400);
         expect(response.body).toEqual({ error: 'Bad Request', message });
       }
     });
@@ -213,32 +205,32 @@ describe('Organization keys: create, list, rename, revoke with an organization k
   describe('DELETE /api-keys/{apiKeyId} with an organization key', () => {
     it('revokes another organization key, returning it; the key is refused at once though it was just verified', async () => {
       const { value, ...created } = await createOrganizationKey();
-      for (let i = 0; i < 3; i++) await t.http.get(WORKSPACES).set(bearer(value)).expect(200);
+      const revoked = t.api(value);
+      for (let i = 0; i < 3; i++) bodyOf(await revoked.GET(WORKSPACES), 200);
 
-      const deleted = await t.http.delete(`${API_KEYS}/${created.id}`).set(bearer(ORGANIZATION_KEY)).expect(200);
-      expect(deleted.body).toEqual({ apiKey: { ...created, lastUsedAt: expect.anything() } });
-      expect(deleted.body.apiKey).not.toHaveProperty('value');
+      const deleted = bodyOf(await organization.DELETE(API_KEY, byId(created.id)), 200);
+      expect(deleted).toEqual({ apiKey: { ...created, lastUsedAt: expect.anything() } });
+      expect(deleted.apiKey).not.toHaveProperty('value');
 
-      expect((await t.http.get(WORKSPACES).set(bearer(value)).expect(401)).body).toEqual(UNAUTHORIZED);
-      expect((await t.http.post(API_KEYS).set(bearer(value)).send({ name: 'x', type: 'ORGANIZATION' }).expect(401)).body).toEqual(UNAUTHORIZED);
+      expect(errorOf(await revoked.GET(WORKSPACES), 401)).toEqual(UNAUTHORIZED);
+      expect(errorOf(await revoked.POST(API_KEYS, { body: { name: 'x', type: 'ORGANIZATION' } }), 401)).toEqual(UNAUTHORIZED);
       expect((await listOrganizationKeys()).map(({ id }) => id)).not.toContain(created.id);
-      await t.http.delete(`${API_KEYS}/${created.id}`).set(bearer(ORGANIZATION_KEY)).expect(404);
+      errorOf(await organization.DELETE(API_KEY, byId(created.id)), 404);
     });
 
     it('revokes itself when another live key remains; it is refused from its next request on', async () => {
       const successor = await createOrganizationKey({ name: 'Successor' });
       const id = await bootstrapOrganizationKeyId();
-      const deleted = await t.http.delete(`${API_KEYS}/${id}`).set(bearer(ORGANIZATION_KEY)).expect(200);
-      expect(deleted.body.apiKey).toMatchObject({ id, type: 'ORGANIZATION', name: 'Bootstrap organization key' });
+      const deleted = bodyOf(await organization.DELETE(API_KEY, byId(id)), 200);
+      expect(deleted.apiKey).toMatchObject({ id, type: 'ORGANIZATION', name: 'Bootstrap organization key' });
 
-      expect((await t.http.get(API_KEYS).set(bearer(ORGANIZATION_KEY)).expect(401)).body).toEqual(UNAUTHORIZED);
+      expect(errorOf(await organization.GET(API_KEYS), 401)).toEqual(UNAUTHORIZED);
       expect((await listOrganizationKeys(successor.value)).map(({ name }) => name)).toEqual(['Successor']);
     });
 
     it('refuses to revoke the organization’s last live key (409), which keeps working', async () => {
       const id = await bootstrapOrganizationKeyId();
-      const response = await t.http.delete(`${API_KEYS}/${id}`).set(bearer(ORGANIZATION_KEY)).expect(409);
-      expect(response.body).toEqual(LAST_LIVE_KEY);
+      expect(errorOf(await organization.DELETE(API_KEY, byId(id)), 409)).toEqual(LAST_LIVE_KEY);
       expect((await listOrganizationKeys()).map((key) => key.id)).toEqual([id]);
     });
 
@@ -248,8 +240,8 @@ describe('Organization keys: create, list, rename, revoke with an organization k
       await sleep(expiresAt.getTime() - Date.now() + 100);
 
       const id = await bootstrapOrganizationKeyId();
-      expect((await t.http.delete(`${API_KEYS}/${id}`).set(bearer(ORGANIZATION_KEY)).expect(409)).body).toEqual(LAST_LIVE_KEY);
-      await t.http.delete(`${API_KEYS}/${expiring.id}`).set(bearer(ORGANIZATION_KEY)).expect(200);
+      expect(errorOf(await organization.DELETE(API_KEY, byId(id)), 409)).toEqual(LAST_LIVE_KEY);
+      bodyOf(await organization.DELETE(API_KEY, byId(expiring.id)), 200);
       expect((await listOrganizationKeys()).map((key) => key.id)).toEqual([id]);
     });
 
@@ -259,10 +251,10 @@ describe('Organization keys: create, list, rename, revoke with an organization k
         const other = await createOrganizationKey({ name: `Round ${round}` }, survivor.value);
         // Each key revokes itself, so whichever commits first cannot make the other request's key invalid.
         const pair = [survivor, other];
-        const responses = await Promise.all(pair.map(({ id, value }) => t.http.delete(`${API_KEYS}/${id}`).set(bearer(value))));
-        expect(responses.map(({ status }) => status).sort()).toEqual([200, 409]);
-        const refused = responses.findIndex(({ status }) => status === 409);
-        expect(responses[refused].body).toEqual(LAST_LIVE_KEY);
+        const answers = await Promise.all(pair.map(({ id, value }) => t.api(value).DELETE(API_KEY, byId(id))));
+        expect(answers.map(({ response }) => response.status).sort()).toEqual([200, 409]);
+        const refused = answers.findIndex(({ response }) => response.status === 409);
+        expect(answers[refused].error).toEqual(LAST_LIVE_KEY);
 
         survivor = { id: pair[refused].id, value: pair[refused].value };
         expect((await listOrganizationKeys(survivor.value)).map(({ id }) => id)).toEqual([survivor.id]);
@@ -272,26 +264,17 @@ describe('Organization keys: create, list, rename, revoke with an organization k
 
   describe('tenancy: neither kind of key reaches the other’s keys, nor another organization’s', () => {
     it('answers 404 to an organization key for a workspace key, and leaves it as it was', async () => {
-      const { workspaceId, privateKey } = await seedSecondWorkspace(t.http);
-      const created = await t.http.post(API_KEYS).set(bearer(ORGANIZATION_KEY)).send({ name: 'Workspace public', type: 'PUBLIC', workspaceId }).expect(201);
-      const workspaceKey = created.body.apiKey;
-      for (const call of [
-        t.http.patch(`${API_KEYS}/${workspaceKey.id}`).send({ name: 'stolen' }),
-        t.http.delete(`${API_KEYS}/${workspaceKey.id}`),
-      ]) {
-        expect((await call.set(bearer(ORGANIZATION_KEY)).expect(404)).body).toEqual(NOT_FOUND);
-      }
-      const listed = (await t.http.get(API_KEYS).set(bearer(privateKey)).expect(200)).body.apiKeys;
-      expect(listed).toContainEqual(workspaceKey);
+      const { workspaceId, privateKey } = await seedSecondWorkspace(organization);
+      const workspaceKey = bodyOf(await organization.POST(API_KEYS, { body: { name: 'Workspace public', type: 'PUBLIC', workspaceId } }), 201).apiKey;
+      for (const answer of await renameAndRevoke(workspaceKey.id, ORGANIZATION_KEY)) expect(errorOf(answer, 404)).toEqual(NOT_FOUND);
+      expect(await listOrganizationKeys(privateKey)).toContainEqual(workspaceKey);
     });
 
     it('answers 404 to a private key for an organization key, and leaves it working', async () => {
       const { value, ...created } = await createOrganizationKey();
       const bootstrapId = await bootstrapOrganizationKeyId();
       for (const id of [created.id, bootstrapId]) {
-        for (const call of [t.http.patch(`${API_KEYS}/${id}`).send({ name: 'stolen' }), t.http.delete(`${API_KEYS}/${id}`)]) {
-          expect((await call.set(bearer(PRIVATE_KEY)).expect(404)).body).toEqual(NOT_FOUND);
-        }
+        for (const answer of await renameAndRevoke(id, PRIVATE_KEY)) expect(errorOf(answer, 404)).toEqual(NOT_FOUND);
       }
       expect(await listOrganizationKeys(value)).toContainEqual(expect.objectContaining({ id: created.id, name: created.name }));
     });
@@ -306,12 +289,10 @@ describe('Organization keys: create, list, rename, revoke with an organization k
         [UNKNOWN_ID, ORGANIZATION_KEY],
         ['not-a-uuid', ORGANIZATION_KEY],
       ]) {
-        for (const call of [t.http.patch(`${API_KEYS}/${id}`).send({ name: 'stolen' }), t.http.delete(`${API_KEYS}/${id}`)]) {
-          expect((await call.set(bearer(key)).expect(404)).body).toEqual(NOT_FOUND);
-        }
+        for (const answer of await renameAndRevoke(id, key)) expect(errorOf(answer, 404)).toEqual(NOT_FOUND);
       }
-      await t.http.get(WORKSPACES).set(bearer(theirs.value)).expect(200);
-      await t.http.get(WORKSPACES).set(bearer(ours.value)).expect(200);
+      bodyOf(await t.api(theirs.value).GET(WORKSPACES), 200);
+      bodyOf(await t.api(ours.value).GET(WORKSPACES), 200);
       expect((await listOrganizationKeys(OTHER_ORGANIZATION_KEY)).map(({ name }) => name)).toEqual(['Other org key', 'Theirs']);
     });
 
@@ -319,7 +300,7 @@ describe('Organization keys: create, list, rename, revoke with an organization k
       await seedSecondOrganization(t);
       await createOrganizationKey({ name: 'Theirs' }, OTHER_ORGANIZATION_KEY);
       const id = await bootstrapOrganizationKeyId();
-      expect((await t.http.delete(`${API_KEYS}/${id}`).set(bearer(ORGANIZATION_KEY)).expect(409)).body).toEqual(LAST_LIVE_KEY);
+      expect(errorOf(await organization.DELETE(API_KEY, byId(id)), 409)).toEqual(LAST_LIVE_KEY);
     });
   });
 });

@@ -1,27 +1,35 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { createHash } from 'node:crypto';
-import type { Response } from 'supertest';
-import { ASSISTANTS, UNKNOWN_KEY } from '../support/assistants.js';
+import { bodyOf, clientOnPort, errorOf } from '../support/api.js';
+import { UUID } from '../support/expected.js';
 import { freshDatabase, type FreshDatabase } from '../support/fresh-database.js';
-import { sampleValue } from '../support/prometheus-text.js';
+import { checkedFetch } from '../support/openapi-check.js';
+import { sampleValue } from '../../src/metrics/prometheus-text.js';
 import { REDIS, REDIS_URL, uniqueRedisPrefix } from '../support/redis.js';
 import { eventually, send } from '../support/service-client.js';
 import { ServiceProcess } from '../support/service-process.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
-import { bearer, ORGANIZATION_KEY, PRIVATE_KEY, seedSecondWorkspace, startTestApp, type TestApp, UUID } from '../support/test-app.js';
+import { seedSecondWorkspace } from '../support/resources.js';
+import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { UNKNOWN_KEY } from '../support/unknown.js';
+
+const ASSISTANTS = '/api/cloud/assistants';
+const WORKSPACES = '/api/cloud/workspaces';
+const from = (address: string) => ({ headers: { 'X-Forwarded-For': address } });
 
 const STORES = [
   ['in process memory', () => ({})],
   ['in Redis', () => ({ REDIS_URL, RATE_LIMIT_REDIS_PREFIX: uniqueRedisPrefix() })],
 ] as const;
 
-function expectRateLimitFields(response: Response, limit: number, remaining: number, windowSeconds: number): void {
-  expect(response.headers['ratelimit-limit']).toBe(String(limit));
-  expect(response.headers['ratelimit-remaining']).toBe(String(remaining));
-  expect(Number(response.headers['ratelimit-reset'])).toBeGreaterThanOrEqual(0);
-  expect(Number(response.headers['ratelimit-reset'])).toBeLessThanOrEqual(windowSeconds);
+function expectRateLimitFields({ response }: { response: Response }, limit: number, remaining: number, windowSeconds: number): void {
+  expect(response.headers.get('ratelimit-limit')).toBe(String(limit));
+  expect(response.headers.get('ratelimit-remaining')).toBe(String(remaining));
+  expect(Number(response.headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(0);
+  expect(Number(response.headers.get('ratelimit-reset'))).toBeLessThanOrEqual(windowSeconds);
 }
+const header = ({ response }: { response: Response }, name: string) => response.headers.get(name);
 
 describe.each(STORES)('Rate limit of 5 requests per 2 seconds for each API key, counted %s', (_, storeEnv) => {
   let t: TestApp;
@@ -33,45 +41,58 @@ describe.each(STORES)('Rate limit of 5 requests per 2 seconds for each API key, 
   afterAll(() => t.close());
 
   it('answers the 6th request of a key with 429 and Retry-After; every counted answer says where the key stands; other keys go on; after the wait it works again', async () => {
-    const second = await seedSecondWorkspace(t.http); // with the organization key, which has a bucket of its own
+    const second = await seedSecondWorkspace(t.api(ORGANIZATION_KEY)); // with the organization key, which has a bucket of its own
+    const api = t.api();
     // At once, so that all six fall in one window even on a slow machine.
-    const allowed = await Promise.all(Array.from({ length: 5 }, () => t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).expect(200)));
-    expect(allowed.map((response) => response.headers['ratelimit-remaining']).sort()).toEqual(['0', '1', '2', '3', '4']);
-    for (const response of allowed) expectRateLimitFields(response, 5, Number(response.headers['ratelimit-remaining']), 2);
+    const allowed = await Promise.all(Array.from({ length: 5 }, () => api.GET(ASSISTANTS)));
+    for (const answer of allowed) bodyOf(answer, 200);
+    expect(allowed.map((answer) => header(answer, 'ratelimit-remaining')).sort()).toEqual(['0', '1', '2', '3', '4']);
+    for (const answer of allowed) expectRateLimitFields(answer, 5, Number(header(answer, 'ratelimit-remaining')), 2);
 
-    const refused = await t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).expect(429);
-    expect(refused.body).toEqual({
+    const refused = await api.GET(ASSISTANTS);
+    expect(errorOf(refused, 429)).toEqual({
       error: 'Too Many Requests',
       message: expect.stringMatching(/^Rate limit exceeded: at most 5 requests per 2 seconds for each API key; retry in [12] seconds$/),
     });
-    const retryAfter = Number(refused.headers['retry-after']);
+    const retryAfter = Number(header(refused, 'retry-after'));
     expect([1, 2]).toContain(retryAfter);
     expectRateLimitFields(refused, 5, 0, 2);
-    expect(refused.headers['x-request-id']).toMatch(UUID);
-    expect(refused.headers['x-content-type-options']).toBe('nosniff');
+    expect(header(refused, 'x-request-id')).toMatch(UUID);
+    expect(header(refused, 'x-content-type-options')).toBe('nosniff');
 
-    expectRateLimitFields(await t.http.get(ASSISTANTS).set(bearer(second.privateKey)).expect(200), 5, 4, 2);
-    await t.http.get('/api/cloud/workspaces').set(bearer(ORGANIZATION_KEY)).expect(200);
+    const ofSecond = await t.api(second.privateKey).GET(ASSISTANTS);
+    bodyOf(ofSecond, 200);
+    expectRateLimitFields(ofSecond, 5, 4, 2);
+    bodyOf(await t.api(ORGANIZATION_KEY).GET(WORKSPACES), 200);
     for (let i = 0; i < 10; i++) {
-      const health = await t.http.get('/health').expect(200);
-      expect(health.headers['ratelimit-limit']).toBeUndefined();
+      const health = await t.api(null).GET('/health');
+      bodyOf(health, 200);
+      expect(header(health, 'ratelimit-limit')).toBeNull();
     }
 
     await new Promise((done) => setTimeout(done, retryAfter * 1000 + 100));
-    expectRateLimitFields(await t.http.get(ASSISTANTS).set(bearer(PRIVATE_KEY)).expect(200), 5, 4, 2);
+    const after = await api.GET(ASSISTANTS);
+    bodyOf(after, 200);
+    expectRateLimitFields(after, 5, 4, 2);
   });
 
   it('counts a key before it is looked up: an unknown key gets 401 five times (with the RateLimit fields), then 429', async () => {
-    const unknown = bearer(UNKNOWN_KEY);
-    const refused = await Promise.all(Array.from({ length: 5 }, () => t.http.get(ASSISTANTS).set(unknown).expect(401)));
-    for (const response of refused) expect(response.headers['ratelimit-limit']).toBe('5');
-    const limited = await t.http.get(ASSISTANTS).set(unknown).expect(429);
-    expect(limited.headers['retry-after']).toMatch(/^[12]$/);
+    const unknown = t.api(UNKNOWN_KEY);
+    const refused = await Promise.all(Array.from({ length: 5 }, () => unknown.GET(ASSISTANTS)));
+    for (const answer of refused) {
+      errorOf(answer, 401);
+      expect(header(answer, 'ratelimit-limit')).toBe('5');
+    }
+    const limited = await unknown.GET(ASSISTANTS);
+    errorOf(limited, 429);
+    expect(header(limited, 'retry-after')).toMatch(/^[12]$/);
   });
 
   it('counts requests without a key by their address, and believes no X-Forwarded-For unless TRUST_PROXY says so', async () => {
-    await Promise.all(Array.from({ length: 5 }, (_, i) => t.http.get(ASSISTANTS).set('X-Forwarded-For', `198.51.100.${i}`).expect(401)));
-    await t.http.get(ASSISTANTS).set('X-Forwarded-For', '198.51.100.99').expect(429);
+    const anonymous = t.api(null);
+    const refused = await Promise.all(Array.from({ length: 5 }, (_, i) => anonymous.GET(ASSISTANTS, from(`198.51.100.${i}`))));
+    for (const answer of refused) errorOf(answer, 401);
+    errorOf(await anonymous.GET(ASSISTANTS, from('198.51.100.99')), 429);
   });
 });
 
@@ -85,13 +106,14 @@ describe.each(STORES)('TRUST_PROXY=loopback, counted %s: the address behind the 
   afterAll(() => t.close());
 
   it('counts each client address named by the proxy apart', async () => {
-    const first = { 'X-Forwarded-For': '198.51.100.1' };
-    await t.http.get(ASSISTANTS).set(first).expect(401);
-    await t.http.get(ASSISTANTS).set(first).expect(401);
-    await t.http.get(ASSISTANTS).set(first).expect(429);
+    const anonymous = t.api(null);
+    const first = from('198.51.100.1');
+    errorOf(await anonymous.GET(ASSISTANTS, first), 401);
+    errorOf(await anonymous.GET(ASSISTANTS, first), 401);
+    errorOf(await anonymous.GET(ASSISTANTS, first), 429);
     // A client that forges the header gets only its own last hop believed: the proxy appends the real address.
-    await t.http.get(ASSISTANTS).set('X-Forwarded-For', '198.51.100.1, 198.51.100.2').expect(401);
-    await t.http.get(ASSISTANTS).set('X-Forwarded-For', '198.51.100.3').expect(401);
+    errorOf(await anonymous.GET(ASSISTANTS, from('198.51.100.1, 198.51.100.2')), 401);
+    errorOf(await anonymous.GET(ASSISTANTS, from('198.51.100.3')), 401);
   });
 
   it('counts a forwarded "address" that is no address as the connection it came on: junk makes no bucket of its own', async () => {
@@ -117,13 +139,15 @@ describe('One limit for the deployment: two app instances on one Redis', () => {
   });
 
   it('lets one key make 6 requests in all, however they are spread over the instances', async () => {
-    const unknown = bearer(UNKNOWN_KEY);
+    const [viaA, viaB] = [a.api(UNKNOWN_KEY), b.api(UNKNOWN_KEY)];
     for (let i = 0; i < 3; i++) {
-      await a.http.get(ASSISTANTS).set(unknown).expect(401);
-      await b.http.get(ASSISTANTS).set(unknown).expect(401);
+      errorOf(await viaA.GET(ASSISTANTS), 401);
+      errorOf(await viaB.GET(ASSISTANTS), 401);
     }
-    expect((await a.http.get(ASSISTANTS).set(unknown).expect(429)).headers['ratelimit-remaining']).toBe('0');
-    await b.http.get(ASSISTANTS).set(unknown).expect(429);
+    const limited = await viaA.GET(ASSISTANTS);
+    errorOf(limited, 429);
+    expect(header(limited, 'ratelimit-remaining')).toBe('0');
+    errorOf(await viaB.GET(ASSISTANTS), 429);
   });
 });
 
@@ -158,10 +182,10 @@ describe('Redis going away (behind a TCP proxy): requests are still served, limi
   }
 
   const remaining = async () => {
-    const response = await fetch(`http://127.0.0.1:${service.port}${ASSISTANTS}`, { headers: bearer(PRIVATE_KEY) });
+    const { response } = await clientOnPort(service.port, PRIVATE_KEY).GET(ASSISTANTS);
     return { status: response.status, remaining: response.headers.get('ratelimit-remaining'), ms: 0 };
   };
-  const degraded = async () => sampleValue(await (await fetch(`http://127.0.0.1:${service.port}/metrics`)).text(), 'rate_limit_store_degraded');
+  const degraded = async () => sampleValue(await (await checkedFetch(`http://127.0.0.1:${service.port}/metrics`)).text(), 'rate_limit_store_degraded');
   const outageLines = () => service.output.split('\n').filter((line) => line.includes('Redis cannot be reached'));
 
   it.each([
@@ -198,7 +222,7 @@ describe('Redis going away (behind a TCP proxy): requests are still served, limi
       // Commands sent into the frozen connection may have reached Redis or not: count another key,
       // one that Redis (and only Redis) says has used 3 of its 4 requests.
       await redis.set(`${prefix}:requests:key:${createHash('sha256').update(ORGANIZATION_KEY).digest('hex')}`, LIMIT - 1, 'EX', 60);
-      const organization = await fetch(`http://127.0.0.1:${service.port}/api/cloud/workspaces`, { headers: bearer(ORGANIZATION_KEY) });
+      const { response: organization } = await clientOnPort(service.port, ORGANIZATION_KEY).GET(WORKSPACES);
       expect({ status: organization.status, remaining: organization.headers.get('ratelimit-remaining') }).toEqual({ status: 200, remaining: '0' });
     }
     expect(outageLines()).toHaveLength(1);

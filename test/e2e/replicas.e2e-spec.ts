@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { sampleValue } from '../support/prometheus-text.js';
+import { sampleValue } from '../../src/metrics/prometheus-text.js';
 import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
+import { REDIS, uniqueRedisPrefix } from '../support/redis.js';
 import { RoundRobinProxy } from '../support/round-robin-proxy.js';
 import { eventually } from '../support/service-client.js';
 import { ServiceProcess } from '../support/service-process.js';
@@ -12,7 +13,6 @@ import { ORGANIZATION_KEY, PRIVATE_KEY } from '../support/test-app.js';
 const API_KEYS = '/api/cloud/api-keys';
 const ASSISTANTS = '/api/cloud/assistants';
 const WORKSPACES = '/api/cloud/workspaces';
-const REDIS = { host: '127.0.0.1', port: 6379 };
 
 const REVOKED_EVERYWHERE_WITHIN_MS = 100;
 /** The listener retries with a backoff of at most 5 s. */
@@ -255,7 +255,7 @@ describeOnServer('Three replicas on one PostgreSQL database, behind a round-robi
       const env = {
         ...sharedEnv(),
         REDIS_URL: `redis://127.0.0.1:${redisProxy.port}`,
-        RATE_LIMIT_REDIS_PREFIX: `amc-test:${randomBytes(6).toString('hex')}`,
+        RATE_LIMIT_REDIS_PREFIX: uniqueRedisPrefix(),
         RATE_LIMIT_REQUESTS: String(RATE_LIMIT),
         RATE_LIMIT_WINDOW_SECONDS: '3600',
       };

@@ -3,14 +3,19 @@ import { DataSource } from 'typeorm';
 import { SecretCipher } from '../../src/secrets/secret-cipher.js';
 import { MarkedSecrets1795744800000 } from '../../src/database/migrations/1795744800000-marked-secrets.js';
 import { keyIdOf } from '../../src/secrets/secret-cipher.js';
-import { ASSISTANTS, createAssistant } from '../support/assistants.js';
+import { bodyOf } from '../support/api.js';
+import { createAssistant } from '../support/resources.js';
 import { RestartableApp } from '../support/restartable-app.js';
-import { functionBody, newEncryptionKey, secretValue } from '../support/secret-fixtures.js';
-import { bearer, PRIVATE_KEY, type TestApp } from '../support/test-app.js';
+import { functionBody } from '../support/function-bodies.js';
+import { newEncryptionKey, secretValue } from '../support/secret-values.js';
+import { PRIVATE_KEY, type TestApp } from '../support/test-app.js';
+
+const ASSISTANTS = '/api/cloud/assistants';
+const SERVERS = '/api/cloud/assistants/{assistantId}/mcp-servers';
+const FUNCTIONS = '/api/cloud/assistants/{assistantId}/functions';
 
 const serversOf = (assistantId: string) => `${ASSISTANTS}/${assistantId}/mcp-servers`;
 const functionsOf = (assistantId: string) => `${ASSISTANTS}/${assistantId}/functions`;
-const auth = bearer(PRIVATE_KEY);
 
 const UNEXPECTED = { error: 'Internal Server Error', message: expect.stringMatching(/^An unexpected error occurred \(request id \S+\)$/) };
 
@@ -28,51 +33,48 @@ interface SecretResources {
 async function createSecretResources(t: TestApp): Promise<SecretResources> {
   const secrets = ['sse-auth', 'sse-tenant', 'http-key', 'fn-auth', 'fn-escaped'].map(secretValue);
   const [sseAuth, sseTenant, httpKey, fnAuth, fnEscaped] = secrets;
-  const { id: assistantId } = await createAssistant(t.http);
+  const api = t.api();
+  const { id: assistantId } = await createAssistant(api);
+  const onAssistant = { params: { path: { assistantId } } };
 
   const sseHeaders = { Authorization: `Bearer ${sseAuth}`, 'X-Tenant': sseTenant, 'X-Empty': '' };
-  const sse = await t.http
-    .post(serversOf(assistantId))
-    .set(auth)
-    .send({ transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse', headers: sseHeaders } })
-    .expect(201);
-  expect(Object.entries(sse.body.mcpServer.sseTransport.headers)).toEqual(Object.entries(sseHeaders));
+  const sseBody = { transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse', headers: sseHeaders } } as const;
+  const { mcpServer: sse } = bodyOf(await api.POST(SERVERS, { ...onAssistant, body: sseBody }), 201);
+  expect(Object.entries(sse.sseTransport!.headers)).toEqual(Object.entries(sseHeaders));
 
   const httpHeaders = { 'X-Api-Key': httpKey };
-  const http = await t.http
-    .post(serversOf(assistantId))
-    .set(auth)
-    .send({ transportType: 'HTTP', httpTransport: { url: 'https://mcp.example.com/mcp', headers: httpHeaders } })
-    .expect(201);
-  expect(http.body.mcpServer.httpTransport.headers).toEqual(httpHeaders);
+  const httpBody = { transportType: 'HTTP', httpTransport: { url: 'https://mcp.example.com/mcp', headers: httpHeaders } } as const;
+  const { mcpServer: http } = bodyOf(await api.POST(SERVERS, { ...onAssistant, body: httpBody }), 201);
+  expect(http.httpTransport!.headers).toEqual(httpHeaders);
 
   // Spacing, a line break and an escape, to show the text comes back byte for byte.
   const fnHeaders = `{ "Authorization" : "Bearer ${fnAuth}",\n  "X-Escaped":"\\u0041${fnEscaped}" }`;
-  const fn = await t.http.post(functionsOf(assistantId)).set(auth).send(functionBody(fnHeaders)).expect(201);
-  expect(fn.body.function.handler.requestHandler.headers).toBe(fnHeaders);
+  const { function: fn } = bodyOf(await api.POST(FUNCTIONS, { ...onAssistant, body: functionBody(fnHeaders) }), 201);
+  expect(fn.handler.requestHandler.headers).toBe(fnHeaders);
 
   return {
     assistantId,
     secrets,
-    sse: { id: sse.body.mcpServer.id, headers: sseHeaders },
-    http: { id: http.body.mcpServer.id, headers: httpHeaders },
-    fn: { id: fn.body.function.id, headers: fnHeaders },
+    sse: { id: sse.id, headers: sseHeaders },
+    http: { id: http.id, headers: httpHeaders },
+    fn: { id: fn.id, headers: fnHeaders },
   };
 }
 
 /** Reads every resource back through the API and checks its headers are exactly those sent. */
 async function expectReadBack(t: TestApp, { assistantId, sse, http, fn }: SecretResources): Promise<void> {
-  const gotSse = await t.http.get(`${serversOf(assistantId)}/${sse.id}`).set(auth).expect(200);
-  expect(Object.entries(gotSse.body.mcpServer.sseTransport.headers)).toEqual(Object.entries(sse.headers));
-  const listed = await t.http.get(serversOf(assistantId)).set(auth).expect(200);
-  expect(listed.body.mcpServers.map((server: { sseTransport: unknown; httpTransport: unknown }) => server.sseTransport ?? server.httpTransport)).toEqual([
+  const api = t.api();
+  const gotSse = bodyOf(await api.GET(`${SERVERS}/{mcpServerId}`, { params: { path: { assistantId, mcpServerId: sse.id } } }), 200);
+  expect(Object.entries(gotSse.mcpServer.sseTransport!.headers)).toEqual(Object.entries(sse.headers));
+  const listed = bodyOf(await api.GET(SERVERS, { params: { path: { assistantId } } }), 200);
+  expect(listed.mcpServers.map((server) => server.sseTransport ?? server.httpTransport)).toEqual([
     expect.objectContaining({ headers: sse.headers }),
     expect.objectContaining({ headers: http.headers }),
   ]);
-  const gotFn = await t.http.get(`${functionsOf(assistantId)}/${fn.id}`).set(auth).expect(200);
-  expect(gotFn.body.function.handler.requestHandler.headers).toBe(fn.headers);
-  const listedFns = await t.http.get(functionsOf(assistantId)).set(auth).expect(200);
-  expect(listedFns.body.functions[0].handler.requestHandler.headers).toBe(fn.headers);
+  const gotFn = bodyOf(await api.GET(`${FUNCTIONS}/{functionId}`, { params: { path: { assistantId, functionId: fn.id } } }), 200);
+  expect(gotFn.function.handler.requestHandler.headers).toBe(fn.headers);
+  const listedFns = bodyOf(await api.GET(FUNCTIONS, { params: { path: { assistantId } } }), 200);
+  expect(listedFns.functions[0].handler.requestHandler.headers).toBe(fn.headers);
 }
 
 /** Every stored MCP server and function row, as text, read straight from the database. */
@@ -122,17 +124,17 @@ describe('Secrets at rest', () => {
     const { assistantId, fn } = await createSecretResources(app);
     const fnUrl = `${functionsOf(assistantId)}/${fn.id}`;
 
-    const moved = await app.http.patch(fnUrl).set(auth).send({ handler: { requestHandler: { url: 'https://api.example.com/v2' } } }).expect(200);
+    const moved = await app.as(PRIVATE_KEY).patch(fnUrl).send({ handler: { requestHandler: { url: 'https://api.example.com/v2' } } }).expect(200);
     expect(moved.body.function.handler.requestHandler).toEqual({ url: 'https://api.example.com/v2', method: 'POST', headers: fn.headers, body: '{}' });
 
     const newSecret = secretValue('patched');
     const headers = `{"X-Patched":"${newSecret}"}`;
-    const patched = await app.http.patch(fnUrl).set(auth).send({ handler: { requestHandler: { headers } } }).expect(200);
+    const patched = await app.as(PRIVATE_KEY).patch(fnUrl).send({ handler: { requestHandler: { headers } } }).expect(200);
     expect(patched.body.function.handler.requestHandler.headers).toBe(headers);
-    expect((await app.http.get(fnUrl).set(auth).expect(200)).body.function.handler.requestHandler.headers).toBe(headers);
+    expect((await app.as(PRIVATE_KEY).get(fnUrl).expect(200)).body.function.handler.requestHandler.headers).toBe(headers);
     expect(await storedRows(app)).not.toContain(newSecret);
 
-    const unchanged = await app.http.patch(fnUrl).set(auth).send({ handler: { requestHandler: { headers } } }).expect(200);
+    const unchanged = await app.as(PRIVATE_KEY).patch(fnUrl).send({ handler: { requestHandler: { headers } } }).expect(200);
     expect(unchanged.body.function.updatedAt).toBe(patched.body.function.updatedAt);
   });
 
@@ -143,13 +145,13 @@ describe('Secrets at rest', () => {
 
     const rotated = await start({ ENCRYPTION_KEY: newKey, ENCRYPTION_KEY_PREVIOUS: `${newEncryptionKey('hex')}, ${oldKey}` });
     await expectReadBack(rotated, resources);
-    const added = await rotated.http
+    const added = await rotated
+      .as(PRIVATE_KEY)
       .post(serversOf(resources.assistantId))
-      .set(auth)
       .send({ transportType: 'HTTP', httpTransport: { url: 'https://mcp.example.com/new', headers: { 'X-Key': secretValue('new') } } })
       .expect(201);
     const fnUrl = `${functionsOf(resources.assistantId)}/${resources.fn.id}`;
-    await rotated.http.patch(fnUrl).set(auth).send({ handler: { requestHandler: { method: 'PUT' } } }).expect(200);
+    await rotated.as(PRIVATE_KEY).patch(fnUrl).send({ handler: { requestHandler: { method: 'PUT' } } }).expect(200);
     const stored = await storedHeaders(rotated);
     expect(stored.get(added.body.mcpServer.id)).toContain(`"enc:v1:${idOf(newKey)}:`);
     expect(stored.get(resources.fn.id)).toMatch(new RegExp(`^enc:v1:${idOf(newKey)}:`));
@@ -157,10 +159,10 @@ describe('Secrets at rest', () => {
 
     // Without the previous key, what only it can open is refused, with the generic 500 body.
     const withoutPrevious = await start({ ENCRYPTION_KEY: newKey });
-    const refused = await withoutPrevious.http.get(`${serversOf(resources.assistantId)}/${resources.sse.id}`).set(auth).expect(500);
+    const refused = await withoutPrevious.as(PRIVATE_KEY).get(`${serversOf(resources.assistantId)}/${resources.sse.id}`).expect(500);
     expect(refused.body).toEqual(UNEXPECTED);
-    expect((await withoutPrevious.http.get(serversOf(resources.assistantId)).set(auth).expect(500)).body).toEqual(UNEXPECTED);
-    const resealed = await withoutPrevious.http.get(fnUrl).set(auth).expect(200);
+    expect((await withoutPrevious.as(PRIVATE_KEY).get(serversOf(resources.assistantId)).expect(500)).body).toEqual(UNEXPECTED);
+    const resealed = await withoutPrevious.as(PRIVATE_KEY).get(fnUrl).expect(200);
     expect(resealed.body.function.handler.requestHandler.headers).toBe(resources.fn.headers);
   });
 
@@ -174,9 +176,9 @@ describe('Secrets at rest', () => {
     const encrypting = await start({ ENCRYPTION_KEY: key });
     await expectReadBack(encrypting, resources);
     const secret = secretValue('after');
-    const added = await encrypting.http
+    const added = await encrypting
+      .as(PRIVATE_KEY)
       .post(serversOf(resources.assistantId))
-      .set(auth)
       .send({ transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse2', headers: { 'X-Key': secret } } })
       .expect(201);
     expect(added.body.mcpServer.sseTransport.headers).toEqual({ 'X-Key': secret });
@@ -189,35 +191,35 @@ describe('Secrets at rest', () => {
     const fnHeaders = JSON.stringify(headers);
     for (const env of [{}, { ENCRYPTION_KEY: newEncryptionKey() }]) {
       const app = await start(env);
-      const { id: assistantId } = await createAssistant(app.http);
-      const server = await app.http
+      const { id: assistantId } = await createAssistant(app.api());
+      const server = await app
+        .as(PRIVATE_KEY)
         .post(serversOf(assistantId))
-        .set(auth)
         .send({ transportType: 'HTTP', httpTransport: { url: 'https://mcp.example.com/mcp', headers } })
         .expect(201);
       expect(server.body.mcpServer.httpTransport.headers).toEqual(headers);
-      expect((await app.http.get(`${serversOf(assistantId)}/${server.body.mcpServer.id}`).set(auth).expect(200)).body.mcpServer.httpTransport.headers).toEqual(headers);
-      expect((await app.http.get(serversOf(assistantId)).set(auth).expect(200)).body.mcpServers[0].httpTransport.headers).toEqual(headers);
+      expect((await app.as(PRIVATE_KEY).get(`${serversOf(assistantId)}/${server.body.mcpServer.id}`).expect(200)).body.mcpServer.httpTransport.headers).toEqual(headers);
+      expect((await app.as(PRIVATE_KEY).get(serversOf(assistantId)).expect(200)).body.mcpServers[0].httpTransport.headers).toEqual(headers);
 
-      const fn = await app.http.post(functionsOf(assistantId)).set(auth).send(functionBody(fnHeaders)).expect(201);
+      const fn = await app.as(PRIVATE_KEY).post(functionsOf(assistantId)).send(functionBody(fnHeaders)).expect(201);
       const fnUrl = `${functionsOf(assistantId)}/${fn.body.function.id}`;
-      expect((await app.http.get(fnUrl).set(auth).expect(200)).body.function.handler.requestHandler.headers).toBe(fnHeaders);
-      expect((await app.http.get(functionsOf(assistantId)).set(auth).expect(200)).body.functions[0].handler.requestHandler.headers).toBe(fnHeaders);
-      const repaired = await app.http.patch(fnUrl).set(auth).send({ handler: { requestHandler: { headers: '{}' } } }).expect(200);
+      expect((await app.as(PRIVATE_KEY).get(fnUrl).expect(200)).body.function.handler.requestHandler.headers).toBe(fnHeaders);
+      expect((await app.as(PRIVATE_KEY).get(functionsOf(assistantId)).expect(200)).body.functions[0].handler.requestHandler.headers).toBe(fnHeaders);
+      const repaired = await app.as(PRIVATE_KEY).patch(fnUrl).send({ handler: { requestHandler: { headers: '{}' } } }).expect(200);
       expect(repaired.body.function.handler.requestHandler.headers).toBe('{}');
     }
   });
 
   it('with ENCRYPTION_KEY, stores no header value in clear when a function names a header twice, and answers with the text as sent', async () => {
     const app = await start({ ENCRYPTION_KEY: newEncryptionKey() });
-    const { id: assistantId } = await createAssistant(app.http);
+    const { id: assistantId } = await createAssistant(app.api());
     const secret = secretValue('duplicate');
     const headers = `{"n":1,"n":"x","Authorization":"Bearer ${secret}"}`;
-    const fn = await app.http.post(functionsOf(assistantId)).set(auth).send(functionBody(headers)).expect(201);
+    const fn = await app.as(PRIVATE_KEY).post(functionsOf(assistantId)).send(functionBody(headers)).expect(201);
     expect(fn.body.function.handler.requestHandler.headers).toBe(headers);
-    const patched = await app.http
+    const patched = await app
+      .as(PRIVATE_KEY)
       .patch(`${functionsOf(assistantId)}/${fn.body.function.id}`)
-      .set(auth)
       .send({ handler: { requestHandler: { headers: `{"A":{"B":"${secret}"},"A":"y"}` } } })
       .expect(200);
     expect(patched.body.function.handler.requestHandler.headers).toBe(`{"A":{"B":"${secret}"},"A":"y"}`);
@@ -229,7 +231,7 @@ describe('Secrets at rest', () => {
   it('marks the rows stored in clear before the markers, and reads every older form as before', async () => {
     const key = newEncryptionKey();
     const app = await start({ ENCRYPTION_KEY: key });
-    const { id: assistantId } = await createAssistant(app.http);
+    const { id: assistantId } = await createAssistant(app.api());
     const dataSource = app.app.get(DataSource);
     const [{ id: workspaceId }] = await dataSource.query(`SELECT workspace_id AS id FROM assistants WHERE id = $1`, [assistantId]);
     const cipher = new SecretCipher(Buffer.from(key, 'base64'));
@@ -259,9 +261,9 @@ describe('Secrets at rest', () => {
     ]);
     const functionRows = await dataSource.query(`SELECT handler #>> '{requestHandler,headers}' AS headers FROM functions ORDER BY created_at, id`);
     expect(functionRows.map((row: { headers: string }) => row.headers)).toEqual([legacyTexts[0], `plain:${legacyTexts[1]}`]);
-    const servers = await app.http.get(serversOf(assistantId)).set(auth).expect(200);
+    const servers = await app.as(PRIVATE_KEY).get(serversOf(assistantId)).expect(200);
     expect(servers.body.mcpServers[0].httpTransport.headers).toEqual({ ...legacyServer, Authorization: 'Bearer old-sealed' });
-    const functions = await app.http.get(functionsOf(assistantId)).set(auth).expect(200);
+    const functions = await app.as(PRIVATE_KEY).get(functionsOf(assistantId)).expect(200);
     expect(functions.body.functions.map((fn: { handler: { requestHandler: { headers: string } } }) => fn.handler.requestHandler.headers)).toEqual([
       '{ "Authorization": "Bearer old-sealed", "X-Plain": "abc" }',
       legacyTexts[1],

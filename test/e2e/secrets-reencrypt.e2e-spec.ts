@@ -9,13 +9,24 @@ import { reencryptSecrets } from '../../src/secrets/reencryption.js';
 import { AppConfig } from '../../src/config/app-config.js';
 import { DatabaseEndpoint } from '../../src/database/database-endpoint.js';
 import { keyIdOf, SecretCipher } from '../../src/secrets/secret-cipher.js';
-import { ASSISTANTS, createAssistant } from '../support/assistants.js';
+import { bodyOf } from '../support/api.js';
+import { createAssistant } from '../support/resources.js';
 import { RestartableApp } from '../support/restartable-app.js';
-import { functionBody, newEncryptionKey, secretValue } from '../support/secret-fixtures.js';
-import { bearer, PRIVATE_KEY, type TestApp } from '../support/test-app.js';
+import { functionBody } from '../support/function-bodies.js';
+import { newEncryptionKey, secretValue } from '../support/secret-values.js';
+import { PRIVATE_KEY, type TestApp } from '../support/test-app.js';
+
+const ASSISTANTS = '/api/cloud/assistants';
+const SERVERS = '/api/cloud/assistants/{assistantId}/mcp-servers';
+const FUNCTION = '/api/cloud/assistants/{assistantId}/functions/{functionId}';
+const onAssistant = (assistantId: string) => ({ params: { path: { assistantId } } });
+
+/** A function of the assistant whose handler sends `headers`. */
+async function createFunction(app: TestApp, assistantId: string, headers: string) {
+  return bodyOf(await app.api().POST('/api/cloud/assistants/{assistantId}/functions', { ...onAssistant(assistantId), body: functionBody(headers) }), 201).function;
+}
 
 const COMMAND = resolve('dist/secrets/reencrypt-command.js');
-const auth = bearer(PRIVATE_KEY);
 
 /** `npm run secrets:reencrypt` as built, on the test's database, with its output and exit code. */
 async function reencrypt(env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
@@ -47,31 +58,28 @@ describe('npm run secrets:reencrypt', () => {
     const [oldKey, newKey] = [newEncryptionKey(), newEncryptionKey()];
     const made: { path: string; headers: Record<string, string> | string }[] = [];
     const makeResources = async (app: TestApp, label: string) => {
-      const { id: assistantId } = await createAssistant(app.http);
+      const { id: assistantId } = await createAssistant(app.api());
       const headers = { Authorization: `Bearer ${secretValue(label)}`, '2': 'enc:v1:00000000:AA:AA:', 'X-Empty': '' };
-      const server = await app.http
-        .post(`${ASSISTANTS}/${assistantId}/mcp-servers`)
-        .set(auth)
-        .send({ transportType: 'HTTP', httpTransport: { url: 'https://mcp.example.com/mcp', headers } })
-        .expect(201);
-      made.push({ path: `${ASSISTANTS}/${assistantId}/mcp-servers/${server.body.mcpServer.id}`, headers });
+      const body = { transportType: 'HTTP', httpTransport: { url: 'https://mcp.example.com/mcp', headers } } as const;
+      const { mcpServer } = bodyOf(await app.api().POST(SERVERS, { ...onAssistant(assistantId), body }), 201);
+      made.push({ path: `${ASSISTANTS}/${assistantId}/mcp-servers/${mcpServer.id}`, headers });
       const fnHeaders = `{"n":1,"n":"x", "X-Key" : "${secretValue(label)}"}`;
-      const fn = await app.http.post(`${ASSISTANTS}/${assistantId}/functions`).set(auth).send(functionBody(fnHeaders)).expect(201);
-      made.push({ path: `${ASSISTANTS}/${assistantId}/functions/${fn.body.function.id}`, headers: fnHeaders });
+      const fn = await createFunction(app, assistantId, fnHeaders);
+      made.push({ path: `${ASSISTANTS}/${assistantId}/functions/${fn.id}`, headers: fnHeaders });
     };
     await makeResources(await start({}), 'clear');
     await makeResources(await start({ ENCRYPTION_KEY: oldKey }), 'old-key');
     // A function stored before its headers text was sealed whole: value literals sealed in place.
     const legacy = await start({ ENCRYPTION_KEY: oldKey });
-    const { id: assistantId } = await createAssistant(legacy.http);
-    const legacyFn = await legacy.http.post(`${ASSISTANTS}/${assistantId}/functions`).set(auth).send(functionBody('{}')).expect(201);
+    const { id: assistantId } = await createAssistant(legacy.api());
+    const legacyFn = await createFunction(legacy, assistantId, '{}');
     const cipher = new SecretCipher(Buffer.from(oldKey, 'base64'));
     const legacySecret = secretValue('legacy');
     const legacyText = `{ "Authorization": "${cipher.seal(`"Bearer ${legacySecret}"`)}" }`;
     await legacy.app
       .get(DataSource)
-      .query(`UPDATE functions SET handler = jsonb_set(handler, '{requestHandler,headers}', to_jsonb($2::text)) WHERE id = $1`, [legacyFn.body.function.id, legacyText]);
-    made.push({ path: `${ASSISTANTS}/${assistantId}/functions/${legacyFn.body.function.id}`, headers: `{ "Authorization": "Bearer ${legacySecret}" }` });
+      .query(`UPDATE functions SET handler = jsonb_set(handler, '{requestHandler,headers}', to_jsonb($2::text)) WHERE id = $1`, [legacyFn.id, legacyText]);
+    made.push({ path: `${ASSISTANTS}/${assistantId}/functions/${legacyFn.id}`, headers: `{ "Authorization": "Bearer ${legacySecret}" }` });
     await service.stop();
 
     const env = { ...service.databaseEnv, ENCRYPTION_KEY: newKey, ENCRYPTION_KEY_PREVIOUS: oldKey };
@@ -88,7 +96,7 @@ describe('npm run secrets:reencrypt', () => {
     // Without the old key: everything reads back exactly as sent, and only the new key was used.
     const app = await start({ ENCRYPTION_KEY: newKey });
     for (const { path, headers } of made) {
-      const body = (await app.http.get(path).set(auth).expect(200)).body;
+      const body = (await app.as(PRIVATE_KEY).get(path).expect(200)).body;
       const got = body.mcpServer?.httpTransport.headers ?? body.function.handler.requestHandler.headers;
       expect(got).toEqual(headers);
     }
@@ -98,12 +106,9 @@ describe('npm run secrets:reencrypt', () => {
 
   it('names the rows no configured key opens, leaves them as they are, and exits 1', async () => {
     const app = await start({ ENCRYPTION_KEY: newEncryptionKey() });
-    const { id: assistantId } = await createAssistant(app.http);
-    await app.http
-      .post(`${ASSISTANTS}/${assistantId}/mcp-servers`)
-      .set(auth)
-      .send({ transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse', headers: { 'X-Key': secretValue('lost') } } })
-      .expect(201);
+    const { id: assistantId } = await createAssistant(app.api());
+    const body = { transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse', headers: { 'X-Key': secretValue('lost') } } } as const;
+    bodyOf(await app.api().POST(SERVERS, { ...onAssistant(assistantId), body }), 201);
     const before = await storedValues(app);
     await service.stop();
 
@@ -116,9 +121,9 @@ describe('npm run secrets:reencrypt', () => {
   it('never overwrites a value the service changes between its read and its write', async () => {
     const [oldKey, newKey] = [newEncryptionKey(), newEncryptionKey()];
     const writer = await start({ ENCRYPTION_KEY: oldKey });
-    const { id: assistantId } = await createAssistant(writer.http);
-    const fn = await writer.http.post(`${ASSISTANTS}/${assistantId}/functions`).set(auth).send(functionBody('{"X-Key":"before"}')).expect(201);
-    const fnUrl = `${ASSISTANTS}/${assistantId}/functions/${fn.body.function.id}`;
+    const { id: assistantId } = await createAssistant(writer.api());
+    const fn = await createFunction(writer, assistantId, '{"X-Key":"before"}');
+    const ofFunction = { params: { path: { assistantId, functionId: fn.id } } };
     const env = { ENCRYPTION_KEY: newKey, ENCRYPTION_KEY_PREVIOUS: oldKey };
     const app = await start(env);
 
@@ -130,7 +135,7 @@ describe('npm run secrets:reencrypt', () => {
       query: async (sql: string, params: unknown[]) => {
         if (sql.startsWith('UPDATE functions') && !raced) {
           raced = true;
-          await app.http.patch(fnUrl).set(auth).send({ handler: { requestHandler: { headers: '{"X-Key":"during"}' } } }).expect(200);
+          bodyOf(await app.api().PATCH(FUNCTION, { ...ofFunction, body: { handler: { requestHandler: { headers: '{"X-Key":"during"}' } } } }), 200);
         }
         return client.query(sql, params);
       },
@@ -144,7 +149,7 @@ describe('npm run secrets:reencrypt', () => {
       await client.end();
     }
     expect(raced).toBe(true);
-    expect((await app.http.get(fnUrl).set(auth).expect(200)).body.function.handler.requestHandler.headers).toBe('{"X-Key":"during"}');
+    expect(bodyOf(await app.api().GET(FUNCTION, ofFunction), 200).function.handler.requestHandler.headers).toBe('{"X-Key":"during"}');
   }, 120_000);
 
   it('refuses to run without ENCRYPTION_KEY', async () => {

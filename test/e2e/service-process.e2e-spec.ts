@@ -1,10 +1,12 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { connect } from 'node:net';
 import pg from 'pg';
+import { bodyOf, clientOnPort } from '../support/api.js';
 import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
+import { checkedFetch } from '../support/openapi-check.js';
+import { createPublicKey } from '../support/resources.js';
 import { ServiceProcess } from '../support/service-process.js';
 import { PRIVATE_KEY } from '../support/test-app.js';
-
-const json = (response: Response) => response.json() as Promise<Record<string, any>>;
 
 describe('The built service as a process (node dist/main.js)', () => {
   let database: FreshDatabase;
@@ -31,15 +33,8 @@ describe('The built service as a process (node dist/main.js)', () => {
     expect(service.output).toMatch(/ORGANIZATION +ok_[A-Za-z0-9_-]{43}/);
     expect(privateKey).toBeDefined();
 
-    const health = await fetch(`http://127.0.0.1:${service.port}/health`);
-    expect(health.status).toBe(200);
-    const created = await fetch(`http://127.0.0.1:${service.port}/api/cloud/api-keys`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${privateKey}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'first' }),
-    });
-    expect(created.status).toBe(201);
-    expect((await json(created)).apiKey.type).toBe('PUBLIC');
+    bodyOf(await clientOnPort(service.port, null).GET('/health'), 200);
+    expect((await createPublicKey(clientOnPort(service.port, privateKey!), 'first')).type).toBe('PUBLIC');
 
     expect(await service.stop('SIGTERM')).toBe(0);
     expect(service.output.match(/sk_[A-Za-z0-9_-]{43}/g)).toHaveLength(1);
@@ -64,7 +59,7 @@ describe('The built service as a process (node dist/main.js)', () => {
 
     const exitCode = service.stop('SIGTERM');
     await new Promise((done) => setTimeout(done, 300));
-    await expect(fetch(`http://127.0.0.1:${service.port}/health`)).rejects.toThrow();
+    await expect(checkedFetch(`http://127.0.0.1:${service.port}/health`)).rejects.toThrow();
 
     // Not end(): a client that half-closes its side is one that gave up, and Node aborts its request.
     socket.write(body.slice(5));
@@ -77,7 +72,7 @@ describe('The built service as a process (node dist/main.js)', () => {
   (onPostgresServer ? it : it.skip)('two processes started at once on one new database both become healthy, with one organization', async () => {
     const [a, b] = await Promise.all([ServiceProcess.start(database.env), ServiceProcess.start(database.env)]);
     try {
-      for (const service of [a, b]) expect((await fetch(`http://127.0.0.1:${service.port}/health`)).status).toBe(200);
+      for (const service of [a, b]) bodyOf(await clientOnPort(service.port, null).GET('/health'), 200);
       const client = new pg.Client({ connectionString: database.env.DATABASE_URL });
       await client.connect();
       const { rows } = await client.query('SELECT count(*)::int AS organizations FROM organizations');

@@ -1,3 +1,4 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { freshDatabase, type FreshDatabase } from '../support/fresh-database.js';
 import { ServiceProcess } from '../support/service-process.js';

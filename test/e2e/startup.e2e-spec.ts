@@ -1,11 +1,12 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { BootstrapService } from '../../src/bootstrap/bootstrap.service.js';
 import { MIGRATIONS } from '../../src/database/schema.js';
+import { bodyOf } from '../support/api.js';
+import { countRows } from '../support/database-rows.js';
 import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
-import { bearer, ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
-
-const count = async (t: TestApp, table: string) =>
-  Number((await t.app.get(DataSource).query(`SELECT count(*) AS n FROM ${table}`))[0].n);
+import { createPublicKey } from '../support/resources.js';
+import { ORGANIZATION_KEY, startTestApp } from '../support/test-app.js';
 
 describe('Start-up', () => {
   let database: FreshDatabase;
@@ -18,13 +19,13 @@ describe('Start-up', () => {
   it('bootstraps an empty database with one organization, one workspace and two working keys', async () => {
     const t = await startTestApp(database.env);
     try {
-      expect(await count(t, 'organizations')).toBe(1);
-      expect(await count(t, 'workspaces')).toBe(1);
-      expect(await count(t, 'api_keys')).toBe(2);
-      const workspaces = await t.http.get('/api/cloud/workspaces').set(bearer(ORGANIZATION_KEY)).expect(200);
-      expect(workspaces.body.workspaces.map((w: { name: string }) => w.name)).toEqual(['Default workspace']);
-      const keys = await t.http.get('/api/cloud/api-keys').set(bearer(PRIVATE_KEY)).expect(200);
-      expect(keys.body.apiKeys.map((k: { type: string }) => k.type)).toEqual(['PRIVATE']);
+      expect(await countRows(t, 'organizations')).toBe(1);
+      expect(await countRows(t, 'workspaces')).toBe(1);
+      expect(await countRows(t, 'api_keys')).toBe(2);
+      const { workspaces } = bodyOf(await t.api(ORGANIZATION_KEY).GET('/api/cloud/workspaces'), 200);
+      expect(workspaces.map((w) => w.name)).toEqual(['Default workspace']);
+      const { apiKeys } = bodyOf(await t.api().GET('/api/cloud/api-keys'), 200);
+      expect(apiKeys.map((k) => k.type)).toEqual(['PRIVATE']);
     } finally {
       await t.close();
     }
@@ -40,8 +41,8 @@ describe('Start-up', () => {
       const privateKey = keys?.find((key) => key.type === 'PRIVATE')?.value;
       expect(organizationKey).toMatch(/^ok_[A-Za-z0-9_-]{43}$/);
       expect(privateKey).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
-      await t.http.get('/api/cloud/workspaces').set(bearer(organizationKey!)).expect(200);
-      await t.http.post('/api/cloud/api-keys').set(bearer(privateKey!)).send({ name: 'first' }).expect(201);
+      bodyOf(await t.api(organizationKey).GET('/api/cloud/workspaces'), 200);
+      await createPublicKey(t.api(privateKey), 'first');
     } finally {
       await t.close();
     }
@@ -49,14 +50,13 @@ describe('Start-up', () => {
 
   it('keeps every write across a restart and does not bootstrap again', async () => {
     const first = await startTestApp(database.env);
-    const created = await first.http.post('/api/cloud/api-keys').set(bearer(PRIVATE_KEY)).send({ name: 'survivor' }).expect(201);
+    const created = await createPublicKey(first.api(), 'survivor');
     await first.close();
 
     const second = await startTestApp(database.env);
     try {
-      const listed = await second.http.get('/api/cloud/api-keys').set(bearer(PRIVATE_KEY)).expect(200);
-      expect(listed.body.apiKeys).toContainEqual(created.body.apiKey);
-      expect(await count(second, 'organizations')).toBe(1);
+      expect(bodyOf(await second.api().GET('/api/cloud/api-keys'), 200).apiKeys).toContainEqual(created);
+      expect(await countRows(second, 'organizations')).toBe(1);
     } finally {
       await second.close();
     }
@@ -68,8 +68,8 @@ describe('Start-up', () => {
       await t.app.get(DataSource).query('TRUNCATE organizations CASCADE');
       const results = await Promise.all(Array.from({ length: 8 }, () => t.app.get(BootstrapService).ensureBootstrapped()));
       expect(results.filter((keys) => keys !== null)).toHaveLength(1);
-      expect(await count(t, 'organizations')).toBe(1);
-      expect(await count(t, 'api_keys')).toBe(2);
+      expect(await countRows(t, 'organizations')).toBe(1);
+      expect(await countRows(t, 'api_keys')).toBe(2);
     } finally {
       await t.close();
     }
@@ -78,11 +78,11 @@ describe('Start-up', () => {
   (onPostgresServer ? it : it.skip)('two replicas starting at once on a new database both come up, with one organization', async () => {
     const [a, b] = await Promise.all([startTestApp(database.env), startTestApp(database.env)]);
     try {
-      await a.http.get('/health').expect(200);
-      await b.http.get('/health').expect(200);
-      expect(await count(a, 'organizations')).toBe(1);
-      expect(await count(a, 'migrations')).toBe(MIGRATIONS.length);
-      await b.http.get('/api/cloud/api-keys').set(bearer(PRIVATE_KEY)).expect(200);
+      bodyOf(await a.api(null).GET('/health'), 200);
+      bodyOf(await b.api(null).GET('/health'), 200);
+      expect(await countRows(a, 'organizations')).toBe(1);
+      expect(await countRows(a, 'migrations')).toBe(MIGRATIONS.length);
+      bodyOf(await b.api().GET('/api/cloud/api-keys'), 200);
     } finally {
       await Promise.all([a.close(), b.close()]);
     }

@@ -4,8 +4,10 @@ import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { createAssistant } from '../support/assistants.js';
-import { bearer, ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { type Api, bodyOf } from '../support/api.js';
+import { OPENAPI_SPEC } from '../support/openapi-documents.js';
+import { createAssistant, createPublicKey } from '../support/resources.js';
+import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 /**
@@ -50,7 +52,6 @@ describeInBrowser(title, () => {
     if (!browserPresent) throw new Error(`REQUIRE_BROWSER=1 but ${CHROMIUM} is missing: apt-get install -y chromium`);
     t = await startTestApp();
     await t.reset();
-    await t.app.listen(0, '127.0.0.1');
     baseUrl = `http://${HOST_NAME}:${(t.app.getHttpServer().address() as AddressInfo).port}`;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   }, BROWSER_TEST_TIMEOUT_MS);
@@ -63,12 +64,10 @@ describeInBrowser(title, () => {
   it(
     'authorizes with the private key, tries "list tasks" and shows the 200 response',
     async () => {
-      const assistant = await createAssistant(t.http);
-      await t.http
-        .post('/api/cloud/tasks')
-        .set(bearer(PRIVATE_KEY))
-        .send({ title: 'Daily summary', message: `Summarise for ${assistant.name}`, schedule: { start: '2026-12-01T09:30:00', timeZone: 'Europe/Berlin' } })
-        .expect(201);
+      const api = t.api();
+      const assistant = await createAssistant(api);
+      const task = { title: 'Daily summary', message: `Summarise for ${assistant.name}`, schedule: { start: '2026-12-01T09:30:00', timeZone: 'Europe/Berlin' } };
+      bodyOf(await api.POST('/api/cloud/tasks', { body: task }), 201);
 
       const page = await browser.newPage({ viewport: { width: 1280, height: 1600 } });
       const pageErrors: string[] = [];
@@ -134,7 +133,7 @@ describeInBrowser(title, () => {
   it(
     'executes every create, replace and update operation with the body it offers (Try it out, Execute), and each answers 2xx',
     async () => {
-      const ids = await resourcesToActOn(t);
+      const ids = await resourcesToActOn(t.api());
       const page = await openDocs(browser, baseUrl);
       const results: string[] = [];
       for (const [key, withKey] of [
@@ -171,23 +170,19 @@ const WRITE_OPERATIONS: WriteOperation[] = Object.entries(
 );
 
 /** What the path parameters of the operations name: made through the API first, as a user would have them. */
-async function resourcesToActOn(t: TestApp): Promise<Record<string, string>> {
-  const assistant = await createAssistant(t.http);
+async function resourcesToActOn(api: Api): Promise<Record<string, string>> {
+  const assistant = await createAssistant(api);
   const functionBody = {
-    openapiSpec: JSON.stringify({ openapi: '3.1.0', info: { title: 'Orders', version: '1' }, paths: { '/orders': { get: { responses: { '200': { description: 'Orders' } } } } } }),
+    openapiSpec: OPENAPI_SPEC,
     handler: { type: 'REQUEST', requestHandler: { url: 'https://api.example.com/orders', method: 'GET' } },
-  };
-  const created = await Promise.all([
-    t.http.post(`/api/cloud/assistants/${assistant.id}/functions`).set(bearer(PRIVATE_KEY)).send(functionBody).expect(201),
-    t.http
-      .post('/api/cloud/tasks')
-      .set(bearer(PRIVATE_KEY))
-      .send({ title: 'Weekly', message: 'Summarise the week.', schedule: { start: '2026-12-07T08:00:00', timeZone: 'Europe/Berlin' } })
-      .expect(201),
-    t.http.post('/api/cloud/api-keys').set(bearer(PRIVATE_KEY)).send({ name: 'Website widget' }).expect(201),
+  } as const;
+  const task = { title: 'Weekly', message: 'Summarise the week.', schedule: { start: '2026-12-07T08:00:00', timeZone: 'Europe/Berlin' } };
+  const [fn, created, apiKey] = await Promise.all([
+    api.POST('/api/cloud/assistants/{assistantId}/functions', { params: { path: { assistantId: assistant.id } }, body: functionBody }),
+    api.POST('/api/cloud/tasks', { body: task }),
+    createPublicKey(api),
   ]);
-  const [fn, task, apiKey] = created.map(({ body }) => body);
-  return { assistantId: assistant.id, functionId: fn.function.id, taskId: task.task.id, apiKeyId: apiKey.apiKey.id };
+  return { assistantId: assistant.id, functionId: bodyOf(fn, 201).function.id, taskId: bodyOf(created, 201).task.id, apiKeyId: apiKey.id };
 }
 
 async function openDocs(browser: Browser, baseUrl: string): Promise<Page> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { createAssistant } from '../support/resources.js';
-import { functionBody } from '../support/secret-fixtures.js';
+import { functionBody } from '../support/function-bodies.js';
 import { PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
 const ASSISTANTS = '/api/cloud/assistants';

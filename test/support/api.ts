@@ -11,7 +11,11 @@ export type Schemas = components['schemas'];
 
 /** The typed client on a listening server, sending `key` (none when null); every response is held to openapi.json. */
 export function typedClient(server: Server, key: string | null): Api {
-  const { port } = server.address() as AddressInfo;
+  return clientOnPort((server.address() as AddressInfo).port, key);
+}
+
+/** The typed client on a service of this machine listening on `port` (a separate process, say), as `typedClient`. */
+export function clientOnPort(port: number, key: string | null): Api {
   return createClient<paths>({
     baseUrl: `http://127.0.0.1:${port}`,
     fetch: (input) => checkedFetch(input),

@@ -7,7 +7,7 @@
 // - key literals (`sk_…`, `ok_…`, `pk_…`) and `Bearer …` literals;
 // - string literals that name themselves secret (`secret`, `password`, `hunter2`, `token`…);
 // - encryption keys: literals given to ENCRYPTION_KEY / ENCRYPTION_KEY_PREVIOUS, 64-hex and 44-base64 literals;
-// - the random markers of secretValue(…) in test/support/secret-fixtures.ts: `<label>-<24 hex digits>`;
+// - the random markers of secretValue(…) in test/support/secret-values.ts: `<label>-<24 hex digits>`;
 // - any value shaped like a generated private or organization key (`sk_`/`ok_` and 43 base64url characters).
 // Exits 1 when something is found, 0 otherwise; each line with a hit is printed as file:line and what it holds, masked.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -51,7 +51,7 @@ function secretPatterns() {
       if (/secret|password|hunter2|tok-|token-/i.test(value) && /[-_=:0-9]/.test(value) && !value.includes('/')) literal('secret literal', value);
     }
   }
-  // secretValue(label) of test/support/secret-fixtures.ts: `<label>-` and 24 random hex digits.
+  // secretValue(label) of test/support/secret-values.ts: `<label>-` and 24 random hex digits.
   patterns.set('marker', { name: 'random secret marker', pattern: /[A-Za-z][\w-]*-[0-9a-f]{24}(?![0-9a-f])/ });
   patterns.set('generated', { name: 'generated private or organization key', pattern: /\b(?:sk|ok)_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/ });
   return patterns;

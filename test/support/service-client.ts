@@ -1,3 +1,4 @@
+import { checkedFetch } from './openapi-check.js';
 import { PRIVATE_KEY } from './test-app.js';
 
 export interface Reply {
@@ -7,12 +8,12 @@ export interface Reply {
   ms: number;
 }
 
-/** A JSON request to a service process on a loopback port, as a client would send it (fetch, keep-alive). */
+/** A JSON request to a service process on a loopback port, as a client would send it (fetch, keep-alive); the response held to openapi.json. */
 export async function send(port: number, method: string, path: string, body?: unknown, key: string | null = PRIVATE_KEY): Promise<Reply> {
   const started = Date.now();
   const headers: Record<string, string> = body === undefined ? {} : { 'Content-Type': 'application/json' };
   if (key !== null) headers.Authorization = `Bearer ${key}`;
-  const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+  const response = await checkedFetch(`http://127.0.0.1:${port}${path}`, {
     method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),

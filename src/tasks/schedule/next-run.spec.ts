@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { nextRunAt } from './next-run.js';
 import type { RecurrenceFrequency } from './recurrence.js';
 

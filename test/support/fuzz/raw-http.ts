@@ -9,12 +9,11 @@ export interface RawResponse {
 }
 
 /**
- * Sends bytes no HTTP client would (Node's refuses control characters in a header, for one) and
+ * Sends bytes no HTTP client would, to a listening server, (Node's refuses control characters in a header, for one) and
  * reads the answer. Such a request is answered by Node's parser, before any route: outside the
  * OpenAPI document, so it does not go through supertest and its response-contract check.
  */
 export async function sendRawRequest(server: Server, head: string, body = ''): Promise<RawResponse> {
-  if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const received = await new Promise<string>((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => socket.write(`${head}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`, 'latin1'));

@@ -1,15 +1,18 @@
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
-import { ASSISTANTS, UNKNOWN_ID, UNKNOWN_KEY } from '../assistants.js';
-import { bearer, ORGANIZATION_KEY, PRIVATE_KEY, seedSecondWorkspace, type TestApp } from '../test-app.js';
+import { bodyOf } from '../api.js';
+import { OPENAPI_SPEC } from '../openapi-documents.js';
+import { createPublicKey, seedSecondWorkspace } from '../resources.js';
+import { ORGANIZATION_KEY, PRIVATE_KEY, type TestApp } from '../test-app.js';
+import { UNKNOWN_ID, UNKNOWN_KEY } from '../unknown.js';
 import { OPERATIONS, parametersOf, PLACEHOLDER, TABLE_OF_PARAMETER } from './operations.js';
 import { type AuthChoice, type FuzzRequest, type IdChoice, percentEncode } from './requests.js';
 import { DatabaseSnapshots } from './snapshot.js';
 
 export const IDEMPOTENCY_KEY = 'Idempotency-Key';
 
-const SPEC = JSON.stringify({ openapi: '3.1.0', info: { title: 'Orders', version: '1' }, paths: { '/ping': { get: { responses: { '200': { description: 'pong' } } } } } });
-const FUNCTION = { openapiSpec: SPEC, handler: { type: 'REQUEST', requestHandler: { url: 'https://api.example.com/orders', method: 'POST' } } };
+const ASSISTANTS = '/api/cloud/assistants';
+const FUNCTION = { openapiSpec: OPENAPI_SPEC, handler: { type: 'REQUEST', requestHandler: { url: 'https://api.example.com/orders', method: 'POST' } } };
 const TASK = { title: 'Daily', message: 'Summarise', schedule: { start: '2026-12-01T09:30:00', timeZone: 'Europe/Berlin' } };
 const SSE_SERVER = { transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse' } };
 
@@ -52,18 +55,15 @@ export class FuzzWorld {
   static async create(t: TestApp): Promise<FuzzWorld> {
     const dataSource = t.app.get(DataSource);
     const [{ workspace_id: workspaceA, id: ownKeyId }] = await dataSource.query(`SELECT workspace_id, id FROM api_keys WHERE type = 'PRIVATE'`);
-    const b = await seedSecondWorkspace(t.http);
+    const organization = t.api(ORGANIZATION_KEY);
+    const b = await seedSecondWorkspace(organization);
     await seedEveryResource(t, b.privateKey);
-    const publicKey = (await t.http.post('/api/cloud/api-keys').set(bearer(PRIVATE_KEY)).send({ name: 'Widget' }).expect(201)).body.apiKey.value;
-    const revoked = await t.http
-      .post('/api/cloud/api-keys')
-      .set(bearer(ORGANIZATION_KEY))
-      .send({ name: 'Revoked', type: 'PRIVATE', workspaceId: workspaceA })
-      .expect(201);
-    await t.http.delete(`/api/cloud/api-keys/${revoked.body.apiKey.id}`).set(bearer(PRIVATE_KEY)).expect(200);
+    const publicKey = (await createPublicKey(t.api(), 'Widget')).value!;
+    const { apiKey: revoked } = bodyOf(await organization.POST('/api/cloud/api-keys', { body: { name: 'Revoked', type: 'PRIVATE', workspaceId: workspaceA } }), 201);
+    bodyOf(await t.api().DELETE('/api/cloud/api-keys/{apiKeyId}', { params: { path: { apiKeyId: revoked.id } } }), 200);
     const snapshots = await DatabaseSnapshots.of(dataSource);
     const secretsOfB = [b.privateKey, ...(await idsAndValuesOf(dataSource, b.workspaceId))].map((secret) => secret.toLowerCase());
-    return new FuzzWorld(t, snapshots, workspaceA, b.workspaceId, ownKeyId, publicKey, revoked.body.apiKey.value, secretsOfB, b.privateKey);
+    return new FuzzWorld(t, snapshots, workspaceA, b.workspaceId, ownKeyId, publicKey, revoked.value!, secretsOfB, b.privateKey);
   }
 
   /** Puts back one of every resource in A where the fuzzing deleted the last one, so paths keep finding rows. */
@@ -142,7 +142,7 @@ export class FuzzWorld {
   /** GET of a URL with a key, following `Link: <…>; rel="next"` to the end of a list: the first answer that is not 200, or undefined. */
   async readAll(url: string, key: string): Promise<string | undefined> {
     for (let next: string | undefined = url, pages = 0; next !== undefined && pages < 100; pages++) {
-      const response: Response = await this.t.http.get(next).set(bearer(key));
+      const response: Response = await this.t.as(key).get(next);
       if (response.status !== 200) return `GET ${next} answered ${response.status} ${response.text.slice(0, 300)}`;
       next = /^<([^>]+)>; rel="next"$/.exec(response.headers.link ?? '')?.[1];
     }
@@ -217,20 +217,20 @@ export class FuzzWorld {
   }
 
   private async call(method: 'post' | 'put', path: string, body: object, status: number): Promise<Record<string, { id: string }>> {
-    return (await this.t.http[method](path).set(bearer(PRIVATE_KEY)).send(body).expect(status)).body;
+    return (await this.t.as(PRIVATE_KEY)[method](path).send(body).expect(status)).body;
   }
 }
 
 /** One of every resource in B, made through the API with B's own key. */
 async function seedEveryResource(t: TestApp, key: string): Promise<void> {
-  const post = async (path: string, body: object) => (await t.http.post(path).set(bearer(key)).send(body).expect(201)).body;
+  const post = async (path: string, body: object) => (await t.as(key).post(path).send(body).expect(201)).body;
   const { assistant } = await post(ASSISTANTS, { name: 'B assistant', provider: 'OPENAI' });
   const of = `${ASSISTANTS}/${assistant.id}`;
   const { mcpServer } = await post(`${of}/mcp-servers`, SSE_SERVER);
   await post(`${of}/tools`, { type: 'COMPUTER_USE', computerUseTool: { displayWidth: 1280, displayHeight: 800, mcpServerId: mcpServer.id } });
   await post(`${of}/tools`, { type: 'FILE_SEARCH', fileSearchTool: { vectorStoreIds: ['vs_b'] } });
   await post(`${of}/functions`, FUNCTION);
-  await t.http.put(`${of}/initial-messages`).set(bearer(key)).send({ initialMessages: [{ role: 'ASSISTANT', content: 'B says hi' }] }).expect(200);
+  await t.as(key).put(`${of}/initial-messages`).send({ initialMessages: [{ role: 'ASSISTANT', content: 'B says hi' }] }).expect(200);
   await post('/api/cloud/tasks', { ...TASK, key: 'b-key' });
   await post('/api/cloud/api-keys', { name: 'B widget' });
 }

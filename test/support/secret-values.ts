@@ -1,4 +1,3 @@
-import { OPENAPI_SPEC } from './openapi-documents.js';
 import { randomBytes } from 'node:crypto';
 
 /** A fresh 32-byte encryption key, written as ENCRYPTION_KEY takes it. */
@@ -6,9 +5,3 @@ export const newEncryptionKey = (encoding: 'hex' | 'base64' = 'base64') => rando
 
 /** A marker that appears nowhere but where the test put it, so finding it anywhere else is a leak. */
 export const secretValue = (label: string) => `${label}-${randomBytes(12).toString('hex')}`;
-
-/** A create-function body whose handler sends `headers` (a JSON text, kept exactly). */
-export const functionBody = (headers: string) => ({
-  openapiSpec: OPENAPI_SPEC,
-  handler: { type: 'REQUEST', requestHandler: { url: 'https://api.example.com/orders', method: 'POST', headers, body: '{}' } },
-});
