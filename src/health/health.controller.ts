@@ -1,10 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiSchema, ApiTags } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import { PublicRoute } from '../auth/auth.decorators.js';
 import { ApiPublicRouteErrorResponses } from '../common/api-error-responses.decorator.js';
 import { UnavailableError } from '../common/errors.js';
+import { Database } from '../database/database.js';
 
 const DATABASE_CHECK_TIMEOUT_MS = 2000;
 
@@ -18,7 +17,7 @@ class HealthDto {
 @PublicRoute()
 @Controller('health')
 export class HealthController {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   @Get()
   @ApiOperation({ operationId: 'checkHealth', summary: 'Whether the service can serve: 200 when the database answers, 503 when not (as /health/ready). No API key.' })
@@ -53,7 +52,7 @@ export class HealthController {
       timer = setTimeout(() => reject(new Error('timed out')), DATABASE_CHECK_TIMEOUT_MS);
     });
     try {
-      await Promise.race([this.dataSource.query('SELECT 1'), timeout]);
+      await Promise.race([this.database.query('SELECT 1'), timeout]);
     } catch {
       throw new UnavailableError('The database cannot be reached');
     } finally {
