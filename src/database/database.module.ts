@@ -1,4 +1,4 @@
-import { type DynamicModule, Global, Module, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { type DynamicModule, type FactoryProvider, Global, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
@@ -19,7 +19,7 @@ class DatabaseEndpointModule {}
 @Module({})
 class FeatureRepositoriesModule {}
 
-const databaseProviders: Provider[] = [
+const databaseProviders: FactoryProvider[] = [
   { provide: Database, inject: [DataSource], useFactory: (dataSource: DataSource) => new Database(dataSource) },
   { provide: Transactions, inject: [DataSource], useFactory: (dataSource: DataSource) => new Transactions(dataSource) },
 ];
@@ -67,6 +67,6 @@ export class DatabaseModule implements OnApplicationShutdown {
   }
 }
 
-function repositories(providers: Provider[]): DynamicModule {
-  return { module: FeatureRepositoriesModule, providers, exports: providers.map((provider) => (provider as { provide: string }).provide) };
+function repositories(providers: FactoryProvider[]): DynamicModule {
+  return { module: FeatureRepositoriesModule, providers, exports: providers.map(({ provide }) => provide) };
 }

@@ -1,4 +1,4 @@
-import { Inject, type Provider } from '@nestjs/common';
+import { type FactoryProvider, Inject } from '@nestjs/common';
 import { DataSource, type ObjectLiteral } from 'typeorm';
 import { Database } from './database.js';
 import { RowQueries } from './row-queries.js';
@@ -24,7 +24,7 @@ function rowsOf<T extends ObjectLiteral>(database: Database, dataSource: DataSou
   return new RowQueries<T>(database, dataSource.getMetadata(entity));
 }
 
-export function scopedRepositoryProvider(entity: EntityClass): Provider {
+export function scopedRepositoryProvider(entity: EntityClass): FactoryProvider {
   return {
     provide: scopedToken(entity),
     inject: [Database, DataSource],
@@ -32,7 +32,7 @@ export function scopedRepositoryProvider(entity: EntityClass): Provider {
   };
 }
 
-export function unscopedRowsProvider(entity: EntityClass): Provider {
+export function unscopedRowsProvider(entity: EntityClass): FactoryProvider {
   return {
     provide: unscopedToken(entity),
     inject: [Database, DataSource],

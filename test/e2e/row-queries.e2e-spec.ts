@@ -1,0 +1,62 @@
+import { DataSource } from 'typeorm';
+import { Assistant } from '../../src/assistants/entities/assistant.entity.js';
+import { Database } from '../../src/database/database.js';
+import { Transactions } from '../../src/database/request-transaction.js';
+import { RowQueries } from '../../src/database/row-queries.js';
+import { createAssistant } from '../support/assistants.js';
+import { bootstrapWorkspaceId, startTestApp, type TestApp } from '../support/test-app.js';
+
+/** The statements of row-queries.spec.ts, run once against the database (PostgreSQL or PGlite). */
+describe('RowQueries against the database', () => {
+  let t: TestApp;
+  let rows: RowQueries<Assistant>;
+  let transactions: Transactions;
+  let workspaceId: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    rows = new RowQueries<Assistant>(t.app.get(Database), t.app.get(DataSource).getMetadata(Assistant));
+    transactions = t.app.get(Transactions);
+  });
+  beforeEach(async () => {
+    await t.reset();
+    workspaceId = await bootstrapWorkspaceId(t.http);
+  });
+  afterAll(() => t.close());
+
+  it('UPDATE … RETURNING gives the row as stored, updatedAt moved on, and nothing else of the workspace changed', async () => {
+    const [first, second] = [await createAssistant(t.http, { name: 'First' }), await createAssistant(t.http, { name: 'Second' })];
+    const [updated] = await rows.update({ id: first.id, workspaceId }, { name: 'Renamed', model: null });
+    expect(updated).toBeInstanceOf(Assistant);
+    expect(updated).toEqual(await rows.findOne({ id: first.id }));
+    expect(updated).toMatchObject({ name: 'Renamed', createdAt: new Date(first.createdAt) });
+    expect(updated.updatedAt.getTime()).toBeGreaterThan(new Date(first.updatedAt).getTime());
+    expect(await rows.findOne({ id: second.id })).toMatchObject({ name: 'Second', updatedAt: new Date(second.updatedAt) });
+  });
+
+  it('UPDATE of no matching row returns none', async () => {
+    await expect(rows.update({ id: '00000000-0000-4000-8000-000000000000', workspaceId }, { name: 'Nobody' })).resolves.toEqual([]);
+  });
+
+  it('findAll orders by the column; DELETE … RETURNING gives the rows as they were', async () => {
+    const made = [await createAssistant(t.http, { name: 'b' }), await createAssistant(t.http, { name: 'a' })];
+    expect((await rows.findAll({ workspaceId }, 'name')).map(({ name }) => name)).toEqual(['a', 'b']);
+    const [deleted] = await rows.deleteReturning({ id: made[0].id, workspaceId });
+    expect(deleted).toMatchObject({ id: made[0].id, name: 'b' });
+    await expect(rows.findOne({ id: made[0].id })).resolves.toBeNull();
+  });
+
+  it('statements sent inside Transactions.run join its transaction, and its rollback undoes them', async () => {
+    const assistant = await createAssistant(t.http, { name: 'Kept' });
+    const failure = new Error('rolled back');
+    await expect(
+      transactions.run(async () => {
+        await rows.findOne({ id: assistant.id }, { forUpdate: true });
+        await rows.update({ id: assistant.id }, { name: 'Lost' });
+        await rows.insert([{ workspaceId, name: 'Also lost', provider: assistant.provider as Assistant['provider'] }]);
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    expect((await rows.findAll({ workspaceId }, 'name')).map(({ name }) => name)).toEqual(['Kept']);
+  });
+});
