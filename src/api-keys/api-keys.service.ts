@@ -64,12 +64,12 @@ export class ApiKeysService {
 
   /** Deletes the key; it stops authenticating in every replica once this commits. */
   async revoke(caller: Principal, apiKeyId: string): Promise<ApiKey> {
-    const key = await this.transactions.run(async () => {
+    const key = await this.transactions.run(async (transaction) => {
       const revoked =
         caller.type === ApiKeyType.ORGANIZATION
-          ? await this.organizationKeys.revoke(caller.organizationId, apiKeyId)
-          : await this.keys.delete(caller.workspaceId, { id: apiKeyId });
-      if (revoked !== null) await this.revocations.announce(revoked.id);
+          ? await this.organizationKeys.revoke(transaction, caller.organizationId, apiKeyId)
+          : await this.keys.within(transaction).delete(caller.workspaceId, { id: apiKeyId });
+      if (revoked !== null) await this.revocations.announce(transaction, revoked.id);
       return revoked;
     });
     if (key === null) throw new NotFoundError('API key');

@@ -3,6 +3,7 @@ import { type Page, paginate } from '../common/pagination/paginate.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { Database } from '../database/database.js';
 import { InjectUnscopedRows } from '../database/feature-repositories.js';
+import type { Transaction } from '../database/request-transaction.js';
 import type { Equalities, RowQueries } from '../database/row-queries.js';
 import { Organization } from '../workspaces/entities/organization.entity.js';
 import { ApiKeyType } from './api-key-type.js';
@@ -38,25 +39,26 @@ export class OrganizationKeyRecords {
   }
 
   /**
-   * Holds the organization's row until the current transaction ends. NO KEY UPDATE: it queues
-   * revocations without blocking inserts that reference the organization.
+   * Holds the organization's row until `transaction` ends. NO KEY UPDATE: it queues revocations
+   * without blocking inserts that reference the organization.
    */
-  async lockOrganization(organizationId: string): Promise<void> {
-    await this.database.query('SELECT 1 FROM organizations WHERE id = $1 FOR NO KEY UPDATE', [requireOrganization(organizationId)]);
+  async lockOrganization(transaction: Transaction, organizationId: string): Promise<void> {
+    await this.database.query('SELECT 1 FROM organizations WHERE id = $1 FOR NO KEY UPDATE', [requireOrganization(organizationId)], transaction);
   }
 
-  /** Deletes the key; returns it as it was, or null when the organization has no such key. */
-  async delete(organizationId: string, apiKeyId: string): Promise<ApiKey | null> {
-    const [key] = await this.keys.deleteReturning(scope(organizationId, { id: apiKeyId }));
+  /** Deletes the key in `transaction`; returns it as it was, or null when the organization has no such key. */
+  async delete(transaction: Transaction, organizationId: string, apiKeyId: string): Promise<ApiKey | null> {
+    const [key] = await this.keys.within(transaction).deleteReturning(scope(organizationId, { id: apiKeyId }));
     return key ?? null;
   }
 
-  /** How many of the organization's keys have not expired. */
-  async countLive(organizationId: string): Promise<number> {
+  /** How many of the organization's keys have not expired, as `transaction` sees them. */
+  async countLive(transaction: Transaction, organizationId: string): Promise<number> {
     const [{ live }] = await this.database.query<{ live: number }>(
       `SELECT count(*)::int AS live FROM api_keys
        WHERE organization_id = $1 AND type = $2 AND (expires_at IS NULL OR expires_at > statement_timestamp())`,
       [requireOrganization(organizationId), ApiKeyType.ORGANIZATION],
+      transaction,
     );
     return live;
   }

@@ -3,6 +3,7 @@ import { generateApiKeyValue } from '../auth/api-key-material.js';
 import { ConflictError } from '../common/errors.js';
 import type { Page } from '../common/pagination/paginate.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
+import type { Transaction } from '../database/request-transaction.js';
 import { apiKeyRecord } from './api-key-record.js';
 import { ApiKeyType } from './api-key-type.js';
 import type { ApiKey } from './entities/api-key.entity.js';
@@ -33,16 +34,16 @@ export class OrganizationKeysService {
   }
 
   /**
-   * Deletes the key in the caller's transaction (Transactions.run) and returns it as it was, or
+   * Deletes the key in the caller's transaction and returns it as it was, or
    * null when the organization has no such key. Refuses to leave the organization without a live
    * key: the delete and the count of what is left run in that transaction holding the
    * organization's row, so two revocations of its last two keys take turns and the second sees the first.
    */
-  async revoke(organizationId: string, apiKeyId: string): Promise<ApiKey | null> {
-    await this.records.lockOrganization(organizationId);
-    const key = await this.records.delete(organizationId, apiKeyId);
+  async revoke(transaction: Transaction, organizationId: string, apiKeyId: string): Promise<ApiKey | null> {
+    await this.records.lockOrganization(transaction, organizationId);
+    const key = await this.records.delete(transaction, organizationId, apiKeyId);
     if (key === null) return null;
-    if ((await this.records.countLive(organizationId)) === 0) {
+    if ((await this.records.countLive(transaction, organizationId)) === 0) {
       throw new ConflictError('This is the organization’s last live organization key: create another before revoking it');
     }
     return key;

@@ -4,6 +4,7 @@ import type { Page } from '../common/pagination/paginate.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { changedColumns } from '../database/changed-columns.js';
 import { InjectScopedRepository } from '../database/feature-repositories.js';
+import type { Transaction } from '../database/request-transaction.js';
 import type { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import type { CreateAssistantDto } from './dto/create-assistant.dto.js';
 import type { UpdateAssistantDto } from './dto/update-assistant.dto.js';
@@ -26,9 +27,9 @@ export class AssistantsService {
     return orNotFound(await this.assistants.findOneBy(workspaceId, { id: assistantId }), 'Assistant');
   }
 
-  /** The assistant, write-locked until the surrounding transaction ends, so changes to what it owns queue up. */
-  async lock(workspaceId: string, assistantId: string): Promise<Assistant> {
-    return orNotFound(await this.assistants.lockOneBy(workspaceId, { id: assistantId }), 'Assistant');
+  /** The assistant, write-locked until `transaction` ends, so changes to what it owns queue up. */
+  async lock(transaction: Transaction, workspaceId: string, assistantId: string): Promise<Assistant> {
+    return orNotFound(await this.assistants.within(transaction).lockOneBy(workspaceId, { id: assistantId }), 'Assistant');
   }
 
   /**

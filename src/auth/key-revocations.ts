@@ -1,5 +1,6 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
+import type { Transaction } from '../database/request-transaction.js';
 import { RevocationListener } from './revocation-listener.js';
 import { RevocationNotices } from './revocation-notices.js';
 import { VerifiedKeyCache } from './verified-key-cache.js';
@@ -37,12 +38,13 @@ export class KeyRevocations implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Call inside the transaction that makes these keys stop working (Transactions.run). The replica
-   * that revoked forgets the keys as soon as it commits, before it answers, not when its own NOTIFY
-   * comes back: a lookup that read a key before this moment is then not cached (VerifiedKeyCache.stamp).
+   * Call with the transaction that makes these keys stop working. The replica that revoked forgets
+   * the keys as soon as it commits, before it answers, not when its own NOTIFY comes back: a lookup
+   * that read a key before this moment is then not cached (VerifiedKeyCache.stamp).
    */
-  announce(...keyIds: string[]): Promise<void> {
-    return this.notices.announce(keyIds, () => {
+  async announce(transaction: Transaction, ...keyIds: string[]): Promise<void> {
+    await this.notices.announce(transaction, keyIds);
+    transaction.afterCommit(() => {
       for (const keyId of keyIds) this.cache.forgetKey(keyId);
     });
   }

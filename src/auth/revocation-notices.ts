@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database.js';
+import type { Transaction } from '../database/request-transaction.js';
 import { KEY_REVOCATION_CHANNEL } from './revocation-listener.js';
 
 /** The NOTIFYs on the revocation channel, sent through the service's pool. */
@@ -8,12 +9,10 @@ export class RevocationNotices {
   constructor(private readonly database: Database) {}
 
   /**
-   * Names each key on the channel, in the current transaction, so that the notices go out with
-   * its commit; `committed` runs once it has committed, and not at all if it rolls back.
+   * Names each key on the channel in `transaction`, so that the notices go out with its commit.
    */
-  async announce(keyIds: string[], committed: () => void): Promise<void> {
-    this.database.afterCommit(committed);
-    await this.database.query('SELECT pg_notify($1, key_id) FROM unnest($2::text[]) AS key_id', [KEY_REVOCATION_CHANNEL, keyIds]);
+  async announce(transaction: Transaction, keyIds: string[]): Promise<void> {
+    await this.database.query('SELECT pg_notify($1, key_id) FROM unnest($2::text[]) AS key_id', [KEY_REVOCATION_CHANNEL, keyIds], transaction);
   }
 
   /** A notice that names no key, which the listener sends itself to prove it hears the channel. */

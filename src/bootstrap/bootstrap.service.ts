@@ -6,7 +6,7 @@ import { digestApiKey, generateApiKeyValue } from '../auth/api-key-material.js';
 import { AppConfig } from '../config/app-config.js';
 import { Database } from '../database/database.js';
 import { InjectUnscopedRows } from '../database/feature-repositories.js';
-import { Transactions } from '../database/request-transaction.js';
+import { type Transaction, Transactions } from '../database/request-transaction.js';
 import type { RowQueries } from '../database/row-queries.js';
 import { Organization } from '../workspaces/entities/organization.entity.js';
 import { Workspace } from '../workspaces/entities/workspace.entity.js';
@@ -69,16 +69,16 @@ export class BootstrapService implements OnApplicationBootstrap {
 
   /** Returns the keys it made, or null when the database already had an organization. */
   ensureBootstrapped(): Promise<BootstrapKey[] | null> {
-    return this.transactions.run(async () => {
-      await this.database.holdTransactionLock(BOOTSTRAP_LOCK_ID);
-      if ((await this.organizations.findOne({})) !== null) return null;
-      return this.createFirstTenant();
+    return this.transactions.run(async (transaction) => {
+      await this.database.holdTransactionLock(transaction, BOOTSTRAP_LOCK_ID);
+      if ((await this.organizations.within(transaction).findOne({})) !== null) return null;
+      return this.createFirstTenant(transaction);
     });
   }
 
-  private async createFirstTenant(): Promise<BootstrapKey[]> {
-    const [organization] = await this.organizations.insert([{ name: 'Default organization' }]);
-    const [workspace] = await this.workspaces.insert([{ organizationId: organization.id, name: 'Default workspace' }]);
+  private async createFirstTenant(transaction: Transaction): Promise<BootstrapKey[]> {
+    const [organization] = await this.organizations.within(transaction).insert([{ name: 'Default organization' }]);
+    const [workspace] = await this.workspaces.within(transaction).insert([{ organizationId: organization.id, name: 'Default workspace' }]);
     const keys = [
       bootstrapKey(ApiKeyType.ORGANIZATION, this.config.bootstrapOrganizationKey, 'BOOTSTRAP_ORGANIZATION_KEY'),
       bootstrapKey(ApiKeyType.PRIVATE, this.config.bootstrapPrivateKey, 'BOOTSTRAP_PRIVATE_KEY'),
@@ -86,7 +86,7 @@ export class BootstrapService implements OnApplicationBootstrap {
     for (const key of keys) {
       const workspaceId = key.type === ApiKeyType.ORGANIZATION ? null : workspace.id;
       const name = key.type === ApiKeyType.ORGANIZATION ? 'Bootstrap organization key' : 'Bootstrap private key';
-      await this.apiKeys.insert([{ ...apiKeyRecord(key.type, name, key.value), organizationId: organization.id, workspaceId }]);
+      await this.apiKeys.within(transaction).insert([{ ...apiKeyRecord(key.type, name, key.value), organizationId: organization.id, workspaceId }]);
     }
     return keys;
   }

@@ -18,6 +18,10 @@ class RecordedStatements implements StatementRunner {
     this.sent.push({ sql: sql.replace(/\s+/g, ' '), parameters });
     return Promise.resolve(this.rows as R[]);
   }
+
+  within(): StatementRunner {
+    return this;
+  }
 }
 
 const WORKSPACE = '11111111-1111-4111-8111-111111111111';

@@ -1,6 +1,7 @@
 import type { DeepPartial, EntityMetadata, ObjectLiteral } from 'typeorm';
 import type { ListPosition } from '../common/pagination/cursor.js';
 import type { StatementRunner } from './database.js';
+import type { Transaction } from './request-transaction.js';
 
 /** Column values to match exactly, by property name. */
 export type Equalities<T> = { [K in keyof T]?: T[K] };
@@ -10,7 +11,7 @@ export type Equalities<T> = { [K in keyof T]?: T[K] };
  * mapped back by column name: TypeORM's query builder would rebuild and re-parse the same
  * statement on each call, a cost the hot routes pay on every request (and, in a transaction that
  * holds a row lock, one that every waiting request pays too). The statements go through the
- * Database, in the request's transaction when it joined one.
+ * Database: in the transaction of `within`, else in the one the request joined, if any.
  */
 export class RowQueries<T extends ObjectLiteral> {
   private readonly shape: TableShape;
@@ -20,6 +21,11 @@ export class RowQueries<T extends ObjectLiteral> {
     private readonly metadata: EntityMetadata,
   ) {
     this.shape = shapeOf(metadata);
+  }
+
+  /** The same queries, sent in `transaction`. */
+  within(transaction: Transaction): RowQueries<T> {
+    return new RowQueries(this.database.within(transaction), this.metadata);
   }
 
   async findOne(where: Equalities<T>, { forUpdate = false } = {}): Promise<T | null> {

@@ -1,6 +1,7 @@
 import type { DeepPartial, ObjectLiteral } from 'typeorm';
 import { type Page, paginate } from '../common/pagination/paginate.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
+import type { Transaction } from './request-transaction.js';
 import type { Equalities, RowQueries } from './row-queries.js';
 
 export type WorkspaceOwned = ObjectLiteral & { id: string; workspaceId: string | null; createdAt: Date };
@@ -13,6 +14,11 @@ export type WorkspaceOwned = ObjectLiteral & { id: string; workspaceId: string |
  */
 export class WorkspaceScopedRepository<T extends WorkspaceOwned> {
   constructor(private readonly rows: RowQueries<T>) {}
+
+  /** The same scoping, its statements sent in `transaction`. */
+  within(transaction: Transaction): WorkspaceScopedRepository<T> {
+    return new WorkspaceScopedRepository(this.rows.within(transaction));
+  }
 
   /** Every matching row of the workspace, ordered by one column. */
   findAll(workspaceId: string, where: Equalities<T>, orderBy: keyof T & string): Promise<T[]> {
@@ -28,7 +34,7 @@ export class WorkspaceScopedRepository<T extends WorkspaceOwned> {
     return this.rows.findOne(this.scope(workspaceId, where));
   }
 
-  /** Reads the row and holds a write lock on it until the surrounding transaction (Transactions.run) ends. */
+  /** Reads the row and holds a write lock on it until the transaction of `within` ends. */
   lockOneBy(workspaceId: string, where: Equalities<T>): Promise<T | null> {
     return this.rows.findOne(this.scope(workspaceId, where), { forUpdate: true });
   }

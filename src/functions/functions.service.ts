@@ -56,16 +56,17 @@ export class FunctionsService {
   async update(workspaceId: string, assistantId: string, functionId: string, changes: UpdateFunctionDto): Promise<AssistantFunction> {
     await this.assistants.get(workspaceId, assistantId);
     if (changes.openapiSpec !== undefined) await assertOpenApiDocument(changes.openapiSpec);
-    return this.transactions.run(async () => {
+    return this.transactions.run(async (transaction) => {
+      const functions = this.functions.within(transaction);
       const where = { assistantId, id: functionId };
-      const stored = this.revealed(orNotFound(await this.functions.lockOneBy(workspaceId, where), 'Function'));
+      const stored = this.revealed(orNotFound(await functions.lockOneBy(workspaceId, where), 'Function'));
       const changed = changedColumns(stored, {
         openapiSpec: changes.openapiSpec,
         handler: changes.handler === undefined ? undefined : mergeHandler(stored.handler, changes.handler),
       });
       if (Object.keys(changed).length === 0) return stored;
       const sealed = changed.handler === undefined ? changed : { ...changed, handler: this.sealed(changed.handler) };
-      return this.revealed(orNotFound(await this.functions.update(workspaceId, where, sealed), 'Function'));
+      return this.revealed(orNotFound(await functions.update(workspaceId, where, sealed), 'Function'));
     });
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database.js';
+import type { Transaction } from '../database/request-transaction.js';
 
 /** Which record: the caller, the route and the digest of the key under one ENCRYPTION_KEY. */
 export interface RecordKey {
@@ -42,8 +43,8 @@ export class IdempotencyRecords {
     return rows.length === 1;
   }
 
-  /** Writes the response on the record while `token` still holds its claim; false when it no longer does. */
-  async complete({ caller, route, keyDigest }: RecordKey, token: string, status: number, sealedResponse: Buffer): Promise<boolean> {
+  /** Writes the response on the record in `transaction` while `token` still holds its claim; false when it no longer does. */
+  async complete(transaction: Transaction, { caller, route, keyDigest }: RecordKey, token: string, status: number, sealedResponse: Buffer): Promise<boolean> {
     const [{ completed }] = await this.database.query<{ completed: number }>(
       `WITH completed AS (
          UPDATE idempotency_keys SET response_status = $5, sealed_response = $6
@@ -51,6 +52,7 @@ export class IdempotencyRecords {
          RETURNING 1)
        SELECT count(*)::int AS completed FROM completed`,
       [caller, route, keyDigest, token, status, sealedResponse],
+      transaction,
     );
     return completed === 1;
   }

@@ -52,9 +52,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
   private async runClaimed(use: KeyUse, token: string, next: CallHandler, response: Response): Promise<unknown> {
     let committing = false;
     try {
-      return await this.transactions.run(async () => {
+      return await this.transactions.runJoined(async (transaction) => {
         const body = await lastValueFrom(next.handle());
-        await this.store.complete(use, token, response.statusCode, body);
+        await this.store.complete(transaction, use, token, response.statusCode, body);
         committing = true;
         return body;
       });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { ConflictError } from '../common/errors.js';
+import type { Transaction } from '../database/request-transaction.js';
 import type { RecordSecrets } from './idempotency-key.js';
 import { IdempotencyRecords, type RecordKey, type StoredUse } from './idempotency-records.js';
 
@@ -59,12 +60,12 @@ export class IdempotencyStore {
   }
 
   /**
-   * Remembers the response of a claimed use, in the transaction of the request's own writes
-   * (Transactions.run). A claim taken over in the meantime (its request was thought dead) fails it
+   * Remembers the response of a claimed use, in `transaction`: the request's own writes. A claim taken over in the meantime (its request was thought dead) fails it
    * with 409, so that its writes roll back rather than duplicate the new claimant's.
    */
-  async complete(use: KeyUse, token: string, status: number, body: unknown): Promise<void> {
-    if (!(await this.records.complete(recordKey(use), token, status, use.secrets.seal(body)))) throw new ConflictError(IN_PROGRESS_MESSAGE);
+  async complete(transaction: Transaction, use: KeyUse, token: string, status: number, body: unknown): Promise<void> {
+    const completed = await this.records.complete(transaction, recordKey(use), token, status, use.secrets.seal(body));
+    if (!completed) throw new ConflictError(IN_PROGRESS_MESSAGE);
   }
 
   /** Forgets a claimed use whose request wrote nothing, so a corrected retry with the same key is served. */

@@ -24,11 +24,12 @@ export class InitialMessagesService {
    * concurrent replacements run one after another and the last one wins whole, never mixed.
    */
   replace(workspaceId: string, assistantId: string, items: InitialMessageInputDto[]): Promise<InitialMessage[]> {
-    return this.transactions.run(async () => {
-      await this.assistants.lock(workspaceId, assistantId);
-      await this.messages.deleteAll(workspaceId, { assistantId });
+    return this.transactions.run(async (transaction) => {
+      await this.assistants.lock(transaction, workspaceId, assistantId);
+      const messages = this.messages.within(transaction);
+      await messages.deleteAll(workspaceId, { assistantId });
       const rows = items.map(({ role, content }, position) => ({ assistantId, position, role, content }));
-      return rows.length === 0 ? [] : this.messages.insertMany(workspaceId, rows);
+      return rows.length === 0 ? [] : messages.insertMany(workspaceId, rows);
     });
   }
 }

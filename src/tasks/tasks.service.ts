@@ -41,9 +41,9 @@ export class TasksService {
         .insert(workspaceId, { ...record, threadId })
         .catch((error: unknown) => translateForeignKeyViolation(error, UNKNOWN_THREAD));
     }
-    return this.transactions.run(async () => {
-      const thread = await this.threads.insert(workspaceId, {});
-      return this.tasks.insert(workspaceId, { ...record, threadId: thread.id });
+    return this.transactions.run(async (transaction) => {
+      const thread = await this.threads.within(transaction).insert(workspaceId, {});
+      return this.tasks.within(transaction).insert(workspaceId, { ...record, threadId: thread.id });
     });
   }
 
@@ -60,12 +60,13 @@ export class TasksService {
   async update(workspaceId: string, taskId: string, changes: UpdateTaskDto): Promise<Task> {
     const timeZone = changes.schedule?.timeZone === undefined ? undefined : await this.zoneNames.storedName(changes.schedule.timeZone);
     return this.transactions
-      .run(async () => {
-        const stored = orNotFound(await this.tasks.lockOneBy(workspaceId, { id: taskId }), 'Task');
+      .run(async (transaction) => {
+        const tasks = this.tasks.within(transaction);
+        const stored = orNotFound(await tasks.lockOneBy(workspaceId, { id: taskId }), 'Task');
         const changed = changedColumns(stored, { ...requestedColumns(changes), scheduleTimeZone: timeZone });
         if (Object.keys(changed).length === 0) return stored;
         computeDerivedValues({ ...stored, ...changed });
-        return orNotFound(await this.tasks.update(workspaceId, { id: taskId }, changed), 'Task');
+        return orNotFound(await tasks.update(workspaceId, { id: taskId }, changed), 'Task');
       })
       .catch((error: unknown) => translateForeignKeyViolation(error, UNKNOWN_THREAD));
   }

@@ -24,6 +24,19 @@ describe('RowQueries against the database', () => {
   });
   afterAll(() => t.close());
 
+  it('statements of the request join the transaction of Transactions.runJoined, unbound ones included', async () => {
+    const assistant = await createAssistant(t.http, { name: 'Kept' });
+    const failure = new Error('rolled back');
+    await expect(
+      transactions.runJoined(async () => {
+        await rows.update({ id: assistant.id }, { name: 'Lost' });
+        await expect(rows.findOne({ id: assistant.id })).resolves.toMatchObject({ name: 'Lost' });
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    await expect(rows.findOne({ id: assistant.id })).resolves.toMatchObject({ name: 'Kept' });
+  });
+
   it('UPDATE … RETURNING gives the row as stored, updatedAt moved on, and nothing else of the workspace changed', async () => {
     const [first, second] = [await createAssistant(t.http, { name: 'First' }), await createAssistant(t.http, { name: 'Second' })];
     const [updated] = await rows.update({ id: first.id, workspaceId }, { name: 'Renamed', model: null });
@@ -46,14 +59,15 @@ describe('RowQueries against the database', () => {
     await expect(rows.findOne({ id: made[0].id })).resolves.toBeNull();
   });
 
-  it('statements sent inside Transactions.run join its transaction, and its rollback undoes them', async () => {
+  it('statements bound to a transaction of Transactions.run go in it, and its rollback undoes them', async () => {
     const assistant = await createAssistant(t.http, { name: 'Kept' });
     const failure = new Error('rolled back');
     await expect(
-      transactions.run(async () => {
-        await rows.findOne({ id: assistant.id }, { forUpdate: true });
-        await rows.update({ id: assistant.id }, { name: 'Lost' });
-        await rows.insert([{ workspaceId, name: 'Also lost', provider: assistant.provider as Assistant['provider'] }]);
+      transactions.run(async (transaction) => {
+        const bound = rows.within(transaction);
+        await bound.findOne({ id: assistant.id }, { forUpdate: true });
+        await bound.update({ id: assistant.id }, { name: 'Lost' });
+        await bound.insert([{ workspaceId, name: 'Also lost', provider: assistant.provider as Assistant['provider'] }]);
         throw failure;
       }),
     ).rejects.toBe(failure);
