@@ -1,15 +1,17 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module.js';
+import { DatabaseModule } from '../database/database.module.js';
+import { Organization } from '../workspaces/entities/organization.entity.js';
 import { WorkspacesModule } from '../workspaces/workspaces.module.js';
 import { ApiKeysController } from './api-keys.controller.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { ApiKey } from './entities/api-key.entity.js';
+import { OrganizationKeyRecords } from './organization-key-records.js';
 import { OrganizationKeysService } from './organization-keys.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiKey]), WorkspacesModule, AuthModule],
+  imports: [DatabaseModule.forFeature([ApiKey]), DatabaseModule.forUnscopedFeature([ApiKey, Organization]), WorkspacesModule, AuthModule],
   controllers: [ApiKeysController],
-  providers: [ApiKeysService, OrganizationKeysService],
+  providers: [ApiKeysService, OrganizationKeysService, OrganizationKeyRecords],
 })
 export class ApiKeysModule {}

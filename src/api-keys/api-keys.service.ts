@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import type { DataSource, Repository } from 'typeorm';
 import { generateApiKeyValue } from './api-key-material.js';
 import { KeyRevocations } from '../auth/key-revocations.js';
 import type { Principal } from '../auth/principal.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors/domain-errors.js';
 import type { Page } from '../database/paginate.js';
 import type { PageQueryDto } from '../database/page-query.dto.js';
-import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
+import { InjectScopedRepository } from '../database/feature-repositories.js';
+import { Transactions } from '../database/request-transaction.js';
+import type { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import { WorkspacesService } from '../workspaces/workspaces.service.js';
 import { apiKeyRecord } from './api-key-record.js';
 import { ApiKeyType } from './api-key-type.js';
@@ -23,17 +23,13 @@ import { OrganizationKeysService } from './organization-keys.service.js';
  */
 @Injectable()
 export class ApiKeysService {
-  private readonly keys: WorkspaceScopedRepository<ApiKey>;
-
   constructor(
-    @InjectRepository(ApiKey) repository: Repository<ApiKey>,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectScopedRepository(ApiKey) private readonly keys: WorkspaceScopedRepository<ApiKey>,
+    private readonly transactions: Transactions,
     private readonly organizationKeys: OrganizationKeysService,
     private readonly workspaces: WorkspacesService,
     private readonly revocations: KeyRevocations,
-  ) {
-    this.keys = new WorkspaceScopedRepository(repository);
-  }
+  ) {}
 
   /**
    * A private key creates PUBLIC keys in its own workspace; an organization key creates a key of
@@ -68,12 +64,12 @@ export class ApiKeysService {
 
   /** Deletes the key; it stops authenticating in every replica once this commits. */
   async revoke(caller: Principal, apiKeyId: string): Promise<ApiKey> {
-    const key = await this.dataSource.transaction(async (manager) => {
+    const key = await this.transactions.run(async (transaction) => {
       const revoked =
         caller.type === ApiKeyType.ORGANIZATION
-          ? await this.organizationKeys.revoke(manager, caller.organizationId, apiKeyId)
-          : await this.keys.within(manager).delete(caller.workspaceId, { id: apiKeyId });
-      if (revoked !== null) await this.revocations.announce(manager, revoked.id);
+          ? await this.organizationKeys.revoke(transaction, caller.organizationId, apiKeyId)
+          : await this.keys.within(transaction).delete(caller.workspaceId, { id: apiKeyId });
+      if (revoked !== null) await this.revocations.announce(transaction, revoked.id);
       return revoked;
     });
     if (key === null) throw new NotFoundError('API key');

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { DatabaseModule } from '../database/database.module.js';
 import { AssistantsController } from './assistants.controller.js';
 import { AssistantsService } from './assistants.service.js';
 import { Assistant } from './entities/assistant.entity.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Assistant])],
+  imports: [DatabaseModule.forFeature([Assistant])],
   controllers: [AssistantsController],
   providers: [AssistantsService],
   exports: [AssistantsService],

@@ -1,22 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { EntityManager, Repository } from 'typeorm';
 import { NotFoundError, orNotFound, ValidationError } from '../errors/domain-errors.js';
 import type { Page } from '../database/paginate.js';
 import type { PageQueryDto } from '../database/page-query.dto.js';
 import { changedColumns } from '../database/changed-columns.js';
-import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
+import { InjectScopedRepository } from '../database/feature-repositories.js';
+import type { Transaction } from '../database/request-transaction.js';
+import type { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import type { CreateAssistantDto } from './dto/create-assistant.dto.js';
 import type { UpdateAssistantDto } from './dto/update-assistant.dto.js';
 import { Assistant } from './entities/assistant.entity.js';
 
 @Injectable()
 export class AssistantsService {
-  private readonly assistants: WorkspaceScopedRepository<Assistant>;
-
-  constructor(@InjectRepository(Assistant) repository: Repository<Assistant>) {
-    this.assistants = new WorkspaceScopedRepository(repository);
-  }
+  constructor(@InjectScopedRepository(Assistant) private readonly assistants: WorkspaceScopedRepository<Assistant>) {}
 
   create(workspaceId: string, { name, provider, model, instructions }: CreateAssistantDto): Promise<Assistant> {
     return this.assistants.insert(workspaceId, { name, provider, model: model ?? null, instructions: instructions ?? null });
@@ -31,9 +27,9 @@ export class AssistantsService {
     return orNotFound(await this.assistants.findOneBy(workspaceId, { id: assistantId }), 'Assistant');
   }
 
-  /** The assistant, write-locked until the transaction of `manager` ends, so changes to what it owns queue up. */
-  async lock(manager: EntityManager, workspaceId: string, assistantId: string): Promise<Assistant> {
-    return orNotFound(await this.assistants.within(manager).lockOneBy(workspaceId, { id: assistantId }), 'Assistant');
+  /** The assistant, write-locked until `transaction` ends, so changes to what it owns queue up. */
+  async lock(transaction: Transaction, workspaceId: string, assistantId: string): Promise<Assistant> {
+    return orNotFound(await this.assistants.within(transaction).lockOneBy(workspaceId, { id: assistantId }), 'Assistant');
   }
 
   /**

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
 import { ApiKeyType } from '../api-keys/api-key-type.js';
-import { ApiKey } from '../api-keys/entities/api-key.entity.js';
 import { digestApiKey, looksLikeApiKey } from '../api-keys/api-key-material.js';
+import { ApiKeyRecords } from './api-key-records.js';
 import { KeyUseRecorder } from './key-use-recorder.js';
 import type { Principal } from './principal.js';
 import { VerifiedKeyCache } from './verified-key-cache.js';
@@ -11,7 +9,7 @@ import { VerifiedKeyCache } from './verified-key-cache.js';
 @Injectable()
 export class ApiKeyVerifier {
   constructor(
-    @InjectRepository(ApiKey) private readonly apiKeys: Repository<ApiKey>,
+    private readonly apiKeys: ApiKeyRecords,
     private readonly uses: KeyUseRecorder,
     private readonly cache: VerifiedKeyCache,
   ) {}
@@ -44,10 +42,7 @@ export class ApiKeyVerifier {
   /** Looks the key up and remembers it, until the cache's time to live or the key's expiry, whichever comes first. */
   private async lookUp(digest: string): Promise<Principal | null> {
     const stamp = this.cache.stamp();
-    const key = await this.apiKeys.findOne({
-      select: { id: true, type: true, organizationId: true, workspaceId: true, expiresAt: true, lastUsedAt: true },
-      where: { digest },
-    });
+    const key = await this.apiKeys.byDigest(digest);
     const now = Date.now();
     const expiresAt = key?.expiresAt?.getTime() ?? Infinity;
     if (key === null || expiresAt <= now) return null;

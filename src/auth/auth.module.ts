@@ -1,18 +1,19 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { ApiKey } from '../api-keys/entities/api-key.entity.js';
 import { AppConfig } from '../config/app-config.js';
 import { ApiKeyGuard } from './api-key.guard.js';
+import { ApiKeyRecords } from './api-key-records.js';
 import { ApiKeyVerifier } from './api-key-verifier.js';
 import { AuthFailureLimiter } from './auth-failure-limiter.js';
 import { KeyRevocations } from './key-revocations.js';
 import { KeyUseRecorder } from './key-use-recorder.js';
+import { RevocationNotices } from './revocation-notices.js';
 import { VerifiedKeyCache } from './verified-key-cache.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiKey])],
   providers: [
+    ApiKeyRecords,
+    RevocationNotices,
     ApiKeyVerifier,
     AuthFailureLimiter,
     KeyUseRecorder,

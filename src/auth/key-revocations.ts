@@ -1,8 +1,8 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner, TransactionCommitEvent, TransactionRollbackEvent } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
-import { KEY_REVOCATION_CHANNEL, RevocationListener } from './revocation-listener.js';
+import type { Transaction } from '../database/request-transaction.js';
+import { RevocationListener } from './revocation-listener.js';
+import { RevocationNotices } from './revocation-notices.js';
 import { VerifiedKeyCache } from './verified-key-cache.js';
 
 /**
@@ -15,21 +15,17 @@ import { VerifiedKeyCache } from './verified-key-cache.js';
  * alone: every revocation is made, and heard, here.
  */
 @Injectable()
-export class KeyRevocations implements EntitySubscriberInterface, OnModuleInit, OnModuleDestroy {
+export class KeyRevocations implements OnModuleInit, OnModuleDestroy {
   private readonly listener: RevocationListener | undefined;
-  /** The keys each open transaction revoked, forgotten here as soon as it commits. */
-  private readonly announced = new WeakMap<QueryRunner, string[]>();
 
   constructor(
-    @InjectDataSource() dataSource: DataSource,
+    private readonly notices: RevocationNotices,
     private readonly cache: VerifiedKeyCache,
     config: AppConfig,
   ) {
-    dataSource.subscribers.push(this);
     if (config.databaseListenUrl === undefined) return;
     cache.distrust();
-    const sendProbe = (payload: string) => dataSource.query('SELECT pg_notify($1, $2)', [KEY_REVOCATION_CHANNEL, payload]);
-    this.listener = new RevocationListener(config.databaseListenUrl, sendProbe, {
+    this.listener = new RevocationListener(config.databaseListenUrl, (payload) => notices.probe(payload), {
       listening: () => cache.trust(),
       lost: () => cache.distrust(),
       revoked: (keyId) => cache.forgetKey(keyId),
@@ -41,28 +37,16 @@ export class KeyRevocations implements EntitySubscriberInterface, OnModuleInit, 
     return this.listener?.listening ?? true;
   }
 
-  /** Call inside the transaction that makes these keys stop working, with its manager. */
-  async announce(manager: EntityManager, ...keyIds: string[]): Promise<void> {
-    const transaction = manager.queryRunner;
-    if (transaction === undefined || !transaction.isTransactionActive) {
-      throw new Error('A key revocation is announced inside the transaction that makes it');
-    }
-    await manager.query('SELECT pg_notify($1, key_id) FROM unnest($2::text[]) AS key_id', [KEY_REVOCATION_CHANNEL, keyIds]);
-    this.announced.set(transaction, [...(this.announced.get(transaction) ?? []), ...keyIds]);
-  }
-
   /**
-   * The replica that revoked forgets at once, before it answers, not when its own NOTIFY comes
-   * back. A lookup that read the key before this moment is then not cached (VerifiedKeyCache.stamp).
+   * Call with the transaction that makes these keys stop working. The replica that revoked forgets
+   * the keys as soon as it commits, before it answers, not when its own NOTIFY comes back: a lookup
+   * that read a key before this moment is then not cached (VerifiedKeyCache.stamp).
    */
-  afterTransactionCommit({ queryRunner }: TransactionCommitEvent): void {
-    if (queryRunner.isTransactionActive) return;
-    for (const keyId of this.announced.get(queryRunner) ?? []) this.cache.forgetKey(keyId);
-    this.announced.delete(queryRunner);
-  }
-
-  afterTransactionRollback({ queryRunner }: TransactionRollbackEvent): void {
-    if (!queryRunner.isTransactionActive) this.announced.delete(queryRunner);
+  async announce(transaction: Transaction, ...keyIds: string[]): Promise<void> {
+    await this.notices.announce(transaction, keyIds);
+    transaction.afterCommit(() => {
+      for (const keyId of keyIds) this.cache.forgetKey(keyId);
+    });
   }
 
   onModuleInit(): Promise<void> | undefined {

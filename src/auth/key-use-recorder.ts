@@ -1,7 +1,5 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
-import { ApiKey } from '../api-keys/entities/api-key.entity.js';
+import { ApiKeyRecords } from './api-key-records.js';
 import { KEY_USE_RECORD_INTERVAL_MS, KeyUseThrottle } from './key-use-throttle.js';
 
 /**
@@ -14,7 +12,7 @@ export class KeyUseRecorder implements OnModuleDestroy {
   private readonly throttle = new KeyUseThrottle();
   private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(@InjectRepository(ApiKey) private readonly apiKeys: Repository<ApiKey>) {}
+  constructor(private readonly apiKeys: ApiKeyRecords) {}
 
   /** What the database holds already, read with the key. */
   noteStored(keyId: string, lastUsedAt: Date | null): void {
@@ -23,7 +21,8 @@ export class KeyUseRecorder implements OnModuleDestroy {
 
   record(keyId: string, now = Date.now()): void {
     if (!this.throttle.claim(keyId, now)) return;
-    const write = this.write(keyId, new Date(now))
+    const write = this.apiKeys
+      .recordUse(keyId, new Date(now), KEY_USE_RECORD_INTERVAL_MS / 1000)
       .catch((error: unknown) => this.logger.warn(`Could not record the use of API key ${keyId}: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => this.inFlight.delete(write));
     this.inFlight.add(write);
@@ -32,14 +31,5 @@ export class KeyUseRecorder implements OnModuleDestroy {
   /** Writes still under way finish before the database closes. */
   async onModuleDestroy(): Promise<void> {
     await Promise.allSettled(this.inFlight);
-  }
-
-  /** The condition keeps replicas from writing a key more than once a minute between them. */
-  private async write(keyId: string, usedAt: Date): Promise<void> {
-    await this.apiKeys.query(
-      `UPDATE api_keys SET last_used_at = $2
-       WHERE id = $1 AND (last_used_at IS NULL OR last_used_at <= $2::timestamptz - make_interval(secs => $3))`,
-      [keyId, usedAt, KEY_USE_RECORD_INTERVAL_MS / 1000],
-    );
   }
 }

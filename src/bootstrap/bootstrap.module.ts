@@ -1,5 +1,13 @@
 import { Module } from '@nestjs/common';
+import { ApiKey } from '../api-keys/entities/api-key.entity.js';
+import { DatabaseModule } from '../database/database.module.js';
+import { Organization } from '../workspaces/entities/organization.entity.js';
+import { Workspace } from '../workspaces/entities/workspace.entity.js';
 import { BootstrapService } from './bootstrap.service.js';
 
-@Module({ providers: [BootstrapService], exports: [BootstrapService] })
+@Module({
+  imports: [DatabaseModule.forUnscopedFeature([Organization, Workspace, ApiKey])],
+  providers: [BootstrapService],
+  exports: [BootstrapService],
+})
 export class BootstrapModule {}

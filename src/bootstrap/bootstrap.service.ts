@@ -1,10 +1,13 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
 import { apiKeyRecord } from '../api-keys/api-key-record.js';
 import { ApiKeyType } from '../api-keys/api-key-type.js';
 import { ApiKey } from '../api-keys/entities/api-key.entity.js';
 import { digestApiKey, generateApiKeyValue } from '../api-keys/api-key-material.js';
 import { AppConfig } from '../config/app-config.js';
+import { Database } from '../database/database.js';
+import { InjectUnscopedRows } from '../database/feature-repositories.js';
+import { type Transaction, Transactions } from '../database/request-transaction.js';
+import type { RowQueries } from '../database/row-queries.js';
 import { Organization } from '../workspaces/entities/organization.entity.js';
 import { Workspace } from '../workspaces/entities/workspace.entity.js';
 
@@ -29,7 +32,11 @@ export class BootstrapService implements OnApplicationBootstrap {
   private issuedKeys: BootstrapKey[] | null = null;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly database: Database,
+    private readonly transactions: Transactions,
+    @InjectUnscopedRows(Organization) private readonly organizations: RowQueries<Organization>,
+    @InjectUnscopedRows(Workspace) private readonly workspaces: RowQueries<Workspace>,
+    @InjectUnscopedRows(ApiKey) private readonly apiKeys: RowQueries<ApiKey>,
     private readonly config: AppConfig,
   ) {}
 
@@ -52,7 +59,7 @@ export class BootstrapService implements OnApplicationBootstrap {
       ['BOOTSTRAP_PRIVATE_KEY', this.config.bootstrapPrivateKey],
     ] as const;
     for (const [variable, value] of configured) {
-      if (value === undefined || (await this.dataSource.getRepository(ApiKey).existsBy({ digest: digestApiKey(value) }))) continue;
+      if (value === undefined || (await this.apiKeys.findOne({ digest: digestApiKey(value) })) !== null) continue;
       this.logger.warn(
         `${variable} is set but is not a key of this database, which was bootstrapped before (or the key was revoked): ` +
           'it is ignored and does not authenticate; manage keys through /api/cloud/api-keys',
@@ -62,18 +69,16 @@ export class BootstrapService implements OnApplicationBootstrap {
 
   /** Returns the keys it made, or null when the database already had an organization. */
   ensureBootstrapped(): Promise<BootstrapKey[] | null> {
-    return this.dataSource.transaction(async (manager) => {
-      await manager.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK_ID]);
-      if (await manager.exists(Organization)) return null;
-      return this.createFirstTenant(manager);
+    return this.transactions.run(async (transaction) => {
+      await this.database.holdTransactionLock(transaction, BOOTSTRAP_LOCK_ID);
+      if ((await this.organizations.within(transaction).findOne({})) !== null) return null;
+      return this.createFirstTenant(transaction);
     });
   }
 
-  private async createFirstTenant(manager: EntityManager): Promise<BootstrapKey[]> {
-    const organization = await manager.save(manager.create(Organization, { name: 'Default organization' }));
-    const workspace = await manager.save(
-      manager.create(Workspace, { organizationId: organization.id, name: 'Default workspace' }),
-    );
+  private async createFirstTenant(transaction: Transaction): Promise<BootstrapKey[]> {
+    const [organization] = await this.organizations.within(transaction).insert([{ name: 'Default organization' }]);
+    const [workspace] = await this.workspaces.within(transaction).insert([{ organizationId: organization.id, name: 'Default workspace' }]);
     const keys = [
       bootstrapKey(ApiKeyType.ORGANIZATION, this.config.bootstrapOrganizationKey, 'BOOTSTRAP_ORGANIZATION_KEY'),
       bootstrapKey(ApiKeyType.PRIVATE, this.config.bootstrapPrivateKey, 'BOOTSTRAP_PRIVATE_KEY'),
@@ -81,7 +86,7 @@ export class BootstrapService implements OnApplicationBootstrap {
     for (const key of keys) {
       const workspaceId = key.type === ApiKeyType.ORGANIZATION ? null : workspace.id;
       const name = key.type === ApiKeyType.ORGANIZATION ? 'Bootstrap organization key' : 'Bootstrap private key';
-      await manager.insert(ApiKey, { ...apiKeyRecord(key.type, name, key.value), organizationId: organization.id, workspaceId });
+      await this.apiKeys.within(transaction).insert([{ ...apiKeyRecord(key.type, name, key.value), organizationId: organization.id, workspaceId }]);
     }
     return keys;
   }

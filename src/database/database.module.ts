@@ -1,9 +1,12 @@
-import { Module, type OnApplicationShutdown } from '@nestjs/common';
+import { type DynamicModule, type FactoryProvider, Global, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
+import { Database } from './database.js';
 import { DatabaseEndpoint } from './database-endpoint.js';
 import { dataSourceOptions } from './data-source-options.js';
+import { type EntityClass, scopedRepositoryProvider, unscopedRowsProvider } from './feature-repositories.js';
+import { Transactions } from './request-transaction.js';
 import { SchemaMigrator } from './schema-migrator.js';
 
 @Module({
@@ -12,6 +15,20 @@ import { SchemaMigrator } from './schema-migrator.js';
 })
 class DatabaseEndpointModule {}
 
+/** The repositories one feature module gets (DatabaseModule.forFeature). */
+@Module({})
+class FeatureRepositoriesModule {}
+
+const databaseProviders: FactoryProvider[] = [
+  { provide: Database, inject: [DataSource], useFactory: (dataSource: DataSource) => new Database(dataSource) },
+  { provide: Transactions, inject: [DataSource], useFactory: (dataSource: DataSource) => new Transactions(dataSource) },
+];
+
+/**
+ * The pool (Database) and Transactions, for every module; feature modules import their
+ * repositories with `DatabaseModule.forFeature([Entity])` and never see TypeORM's.
+ */
+@Global()
 @Module({
   imports: [
     DatabaseEndpointModule,
@@ -21,13 +38,24 @@ class DatabaseEndpointModule {}
       useFactory: (endpoint: DatabaseEndpoint) => dataSourceOptions(endpoint.url, endpoint.poolSize),
     }),
   ],
-  providers: [SchemaMigrator],
+  providers: [SchemaMigrator, ...databaseProviders],
+  exports: [Database, Transactions],
 })
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(
     private readonly endpoint: DatabaseEndpoint,
     private readonly dataSource: DataSource,
   ) {}
+
+  /** A WorkspaceScopedRepository for each entity, injected with @InjectScopedRepository(Entity). */
+  static forFeature(entities: EntityClass[]): DynamicModule {
+    return repositories(entities.map(scopedRepositoryProvider));
+  }
+
+  /** Rows with no workspace scope, injected with @InjectUnscopedRows(Entity): see InjectUnscopedRows. */
+  static forUnscopedFeature(entities: EntityClass[]): DynamicModule {
+    return repositories(entities.map(unscopedRowsProvider));
+  }
 
   /**
    * The embedded server must outlive the pool's last connection, but Nest shuts TypeORM's global
@@ -37,4 +65,8 @@ export class DatabaseModule implements OnApplicationShutdown {
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
     await this.endpoint.close();
   }
+}
+
+function repositories(providers: FactoryProvider[]): DynamicModule {
+  return { module: FeatureRepositoriesModule, providers, exports: providers.map(({ provide }) => provide) };
 }

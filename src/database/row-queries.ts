@@ -1,8 +1,7 @@
-import type { Pool } from 'pg';
-import { type DeepPartial, type EntityMetadata, type ObjectLiteral, QueryFailedError, type Repository } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
+import type { DeepPartial, EntityMetadata, ObjectLiteral } from 'typeorm';
 import type { ListPosition } from './page-cursor.js';
-import { joinedTransaction } from './request-transaction.js';
+import type { StatementRunner } from './database.js';
+import type { Transaction } from './request-transaction.js';
 
 /** Column values to match exactly, by property name. */
 export type Equalities<T> = { [K in keyof T]?: T[K] };
@@ -11,13 +10,22 @@ export type Equalities<T> = { [K in keyof T]?: T[K] };
  * The reads and writes behind every request, as fixed SQL built from the entity's metadata and
  * mapped back by column name: TypeORM's query builder would rebuild and re-parse the same
  * statement on each call, a cost the hot routes pay on every request (and, in a transaction that
- * holds a row lock, one that every waiting request pays too).
+ * holds a row lock, one that every waiting request pays too). The statements go through the
+ * Database: in the transaction of `within`, else in the one the request joined, if any.
  */
 export class RowQueries<T extends ObjectLiteral> {
   private readonly shape: TableShape;
 
-  constructor(private readonly repository: Repository<T>) {
-    this.shape = shapeOf(repository.metadata);
+  constructor(
+    private readonly database: StatementRunner,
+    private readonly metadata: EntityMetadata,
+  ) {
+    this.shape = shapeOf(metadata);
+  }
+
+  /** The same queries, sent in `transaction`. */
+  within(transaction: Transaction): RowQueries<T> {
+    return new RowQueries(this.database.within(transaction), this.metadata);
   }
 
   async findOne(where: Equalities<T>, { forUpdate = false } = {}): Promise<T | null> {
@@ -27,6 +35,13 @@ export class RowQueries<T extends ObjectLiteral> {
       parameters,
     );
     return rows.length === 0 ? null : this.toEntity(rows[0]);
+  }
+
+  /** Every matching row, ordered by one column (ascending). */
+  async findAll(where: Equalities<T>, orderBy: keyof T & string): Promise<T[]> {
+    const { conditions, parameters } = this.conditions(where);
+    const rows = await this.run(`SELECT * FROM ${this.shape.table} WHERE ${conditions} ORDER BY ${this.column(orderBy)}`, parameters);
+    return rows.map((row) => this.toEntity(row));
   }
 
   /**
@@ -64,7 +79,7 @@ export class RowQueries<T extends ObjectLiteral> {
       const placeholders = columns.map(({ propertyName, metadata }) => {
         const given = value[propertyName];
         if (given === undefined) return 'DEFAULT';
-        parameters.push(this.repository.manager.connection.driver.preparePersistentValue(given, metadata));
+        parameters.push(this.persistent(given, metadata));
         return `$${parameters.length}`;
       });
       return `(${placeholders.join(', ')})`;
@@ -73,6 +88,26 @@ export class RowQueries<T extends ObjectLiteral> {
       `INSERT INTO ${this.shape.table} (${columns.map(({ quoted }) => quoted).join(', ')}) VALUES ${tuples.join(', ')} RETURNING *`,
       parameters,
     );
+    return rows.map((row) => this.toEntity(row));
+  }
+
+  /**
+   * Sets the given columns of the matching rows, and `updatedAt` to the transaction's time as
+   * TypeORM's update would, in one UPDATE … RETURNING; returns the rows as stored.
+   */
+  async update(where: Equalities<T>, changes: DeepPartial<T>): Promise<T[]> {
+    const { conditions, parameters } = this.conditions(where);
+    const assignments = Object.entries(changes as Record<string, unknown>)
+      .filter(([, value]) => value !== undefined)
+      .map(([property, value]) => {
+        const column = this.shape.columnByProperty.get(property);
+        if (column === undefined) throw new Error(`${this.shape.table} has no column for ${property}`);
+        parameters.push(this.persistent(value, column.metadata));
+        return `${column.quoted} = $${parameters.length}`;
+      });
+    const updateDate = this.metadata.updateDateColumn;
+    if (updateDate !== undefined && !(updateDate.propertyName in changes)) assignments.push(`${quote(updateDate.databaseName)} = CURRENT_TIMESTAMP`);
+    const rows = await this.run(`UPDATE ${this.shape.table} SET ${assignments.join(', ')} WHERE ${conditions} RETURNING *`, parameters);
     return rows.map((row) => this.toEntity(row));
   }
 
@@ -91,35 +126,30 @@ export class RowQueries<T extends ObjectLiteral> {
 
   /** An entity from a raw row, whose keys are column names. */
   private toEntity(row: Record<string, unknown>): T {
-    const entity = this.repository.create();
+    const entity = this.metadata.create() as T;
     for (const { propertyName, databaseName } of this.shape.columns) (entity as Record<string, unknown>)[propertyName] = row[databaseName];
     return entity;
   }
 
-  /**
-   * In a transaction (the repository's own, else the one the request joined), on its connection.
-   * Outside one, straight to the driver's pool: TypeORM's query() would make, connect and release
-   * a query runner around each statement. Either way a refused statement fails as TypeORM's
-   * QueryFailedError, carrying the driver's error.
-   */
-  private async run(sql: string, parameters: unknown[]): Promise<Record<string, unknown>[]> {
-    const own = this.repository.manager;
-    const manager = own.queryRunner === undefined ? (joinedTransaction() ?? own) : own;
-    // Structured: manager.query() answers a DELETE or UPDATE with [rows, count], not the rows.
-    if (manager.queryRunner !== undefined) return (await manager.queryRunner.query(sql, parameters, true)).records;
-    const pool = (manager.connection.driver as PostgresDriver).master as Pool;
-    try {
-      return (await pool.query(sql, parameters)).rows;
-    } catch (error) {
-      throw new QueryFailedError(sql, parameters, error as Error);
-    }
+  private run(sql: string, parameters: unknown[]): Promise<Record<string, unknown>[]> {
+    return this.database.query(sql, parameters);
+  }
+
+  /** A value as TypeORM's own insert and update send it (a JSON column's as JSON text). */
+  private persistent(value: unknown, column: EntityMetadata['columns'][number]): unknown {
+    return this.metadata.dataSource.driver.preparePersistentValue(value, column);
+  }
+
+  private column(property: string): string {
+    const column = this.shape.columnByProperty.get(property);
+    if (column === undefined) throw new Error(`${this.shape.table} has no column for ${property}`);
+    return column.quoted;
   }
 
   private conditions(where: Equalities<T>): { conditions: string; parameters: unknown[] } {
     const entries = Object.entries(where);
     const conditions = entries.map(([property, value], index) => {
-      const column = this.shape.columnOf.get(property);
-      if (column === undefined) throw new Error(`${this.shape.table} has no column for ${property}`);
+      const column = this.column(property);
       if (value === undefined) throw new Error(`The condition on ${property} has no value`);
       return `${column} = $${index + 1}`;
     });
@@ -127,15 +157,22 @@ export class RowQueries<T extends ObjectLiteral> {
   }
 }
 
+interface ColumnShape {
+  propertyName: string;
+  databaseName: string;
+  quoted: string;
+  metadata: EntityMetadata['columns'][number];
+}
+
 interface TableShape {
   table: string;
   /** SQL for the bytes of a row's values as text; a text column's length is read without decompressing it. */
   rowBytes: string;
-  columns: { propertyName: string; databaseName: string; quoted: string; metadata: EntityMetadata['columns'][number] }[];
-  columnOf: Map<string, string>;
+  columns: ColumnShape[];
+  columnByProperty: Map<string, ColumnShape>;
 }
 
-/** Worked out once per entity: a transaction builds its own RowQueries on every call. */
+/** Worked out once per entity. */
 const shapes = new WeakMap<EntityMetadata, TableShape>();
 
 function shapeOf(metadata: EntityMetadata): TableShape {
@@ -147,9 +184,9 @@ function shapeOf(metadata: EntityMetadata): TableShape {
       quoted: quote(column.databaseName),
       metadata: column,
     }));
-    const columnOf = new Map(columns.map(({ propertyName, quoted }) => [propertyName, quoted]));
+    const columnByProperty = new Map(columns.map((column) => [column.propertyName, column]));
     const lengths = columns.map(({ quoted, metadata: { type } }) => `coalesce(octet_length(${quoted}${type === 'text' ? '' : '::text'}), 0)`);
-    shape = { table: quote(metadata.tableName), rowBytes: `(${lengths.join(' + ')})`, columns, columnOf };
+    shape = { table: quote(metadata.tableName), rowBytes: `(${lengths.join(' + ')})`, columns, columnByProperty };
     shapes.set(metadata, shape);
   }
   return shape;

@@ -1,28 +1,28 @@
-import type { DeepPartial, EntityManager, FindManyOptions, FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
+import type { DeepPartial, ObjectLiteral } from 'typeorm';
 import { type Page, paginate } from './paginate.js';
 import type { PageQueryDto } from './page-query.dto.js';
-import { type Equalities, RowQueries } from './row-queries.js';
+import type { Transaction } from './request-transaction.js';
+import type { Equalities, RowQueries } from './row-queries.js';
 
-type WorkspaceOwned = ObjectLiteral & { id: string; workspaceId: string | null; createdAt: Date };
+export type WorkspaceOwned = ObjectLiteral & { id: string; workspaceId: string | null; createdAt: Date };
 
 /**
  * The only way services reach workspace data: every read is filtered by the workspace and
- * every write stamped with it, so a query can't leak across tenants by omission.
+ * every write stamped with it, so a query can't leak across tenants by omission. Services get it
+ * from DatabaseModule.forFeature (@InjectScopedRepository), never the rows underneath; its methods
+ * take plain equalities, so no option (an OR, a relation) can reach past the workspace.
  */
 export class WorkspaceScopedRepository<T extends WorkspaceOwned> {
-  private readonly rows: RowQueries<T>;
+  constructor(private readonly rows: RowQueries<T>) {}
 
-  constructor(private readonly repository: Repository<T>) {
-    this.rows = new RowQueries(repository);
+  /** The same scoping, its statements sent in `transaction`. */
+  within(transaction: Transaction): WorkspaceScopedRepository<T> {
+    return new WorkspaceScopedRepository(this.rows.within(transaction));
   }
 
-  /** The same scoping on a transaction's manager. */
-  within(manager: EntityManager): WorkspaceScopedRepository<T> {
-    return new WorkspaceScopedRepository(manager.getRepository<T>(this.repository.target));
-  }
-
-  find(workspaceId: string, options: FindManyOptions<T> = {}): Promise<T[]> {
-    return this.repository.find({ ...options, where: this.scope(workspaceId, options.where as Equalities<T>) as FindOptionsWhere<T> });
+  /** Every matching row of the workspace, ordered by one column. */
+  findAll(workspaceId: string, where: Equalities<T>, orderBy: keyof T & string): Promise<T[]> {
+    return this.rows.findAll(this.scope(workspaceId, where), orderBy);
   }
 
   /** One page of the matching rows of the workspace, in list order. */
@@ -34,12 +34,12 @@ export class WorkspaceScopedRepository<T extends WorkspaceOwned> {
     return this.rows.findOne(this.scope(workspaceId, where));
   }
 
-  /** Reads the row and holds a write lock on it until the surrounding transaction ends. */
+  /** Reads the row and holds a write lock on it until the transaction of `within` ends. */
   lockOneBy(workspaceId: string, where: Equalities<T>): Promise<T | null> {
     return this.rows.findOne(this.scope(workspaceId, where), { forUpdate: true });
   }
 
-  /** One INSERT … RETURNING, outside any transaction of its own; the row comes back as stored, with its id and timestamps. */
+  /** One INSERT … RETURNING; the row comes back as stored, with its id and timestamps. */
   async insert(workspaceId: string, values: DeepPartial<T>): Promise<T> {
     const [row] = await this.insertMany(workspaceId, [values]);
     return row;
@@ -50,11 +50,10 @@ export class WorkspaceScopedRepository<T extends WorkspaceOwned> {
     return this.rows.insert(values.map((value) => ({ ...value, workspaceId })));
   }
 
-  /** Applies the changes to the matching row of the workspace; returns it updated, or null if none. */
+  /** Applies the changes to the matching row of the workspace in one UPDATE … RETURNING; returns it updated, or null if none. */
   async update(workspaceId: string, where: Equalities<T>, changes: DeepPartial<T>): Promise<T | null> {
-    const scoped = this.scope(workspaceId, where);
-    const { affected } = await this.repository.update(scoped as FindOptionsWhere<T>, changes as Parameters<Repository<T>['update']>[1]);
-    return affected === 0 ? null : this.rows.findOne(scoped);
+    const [row] = await this.rows.update(this.scope(workspaceId, where), changes);
+    return row ?? null;
   }
 
   /** Deletes the matching row of the workspace in one DELETE … RETURNING; returns it as it was, or null if none. */
@@ -74,7 +73,7 @@ export class WorkspaceScopedRepository<T extends WorkspaceOwned> {
   }
 }
 
-/** TypeORM drops `undefined` from a WHERE, which would silently widen a query to every tenant. */
+/** An undefined workspace would drop out of the conditions and widen a query to every tenant. */
 function requireWorkspace(workspaceId: string): void {
   if (!workspaceId) throw new Error('A workspace id is required to reach workspace data');
 }

@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AssistantsModule } from '../assistants/assistants.module.js';
 import { SecretsModule } from '../secrets/secrets.module.js';
+import { DatabaseModule } from '../database/database.module.js';
 import { AssistantFunction } from './entities/assistant-function.entity.js';
 import { FunctionsController } from './functions.controller.js';
 import { FunctionsService } from './functions.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([AssistantFunction]), AssistantsModule, SecretsModule],
+  imports: [DatabaseModule.forFeature([AssistantFunction]), AssistantsModule, SecretsModule],
   controllers: [FunctionsController],
   providers: [FunctionsService],
 })

@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import type { DataSource, Repository } from 'typeorm';
 import { AssistantsService } from '../assistants/assistants.service.js';
 import { translateForeignKeyViolation } from '../database/database-errors.js';
 import type { Page } from '../database/paginate.js';
@@ -8,7 +6,9 @@ import type { PageQueryDto } from '../database/page-query.dto.js';
 import { NotFoundError, orNotFound, ValidationError } from '../errors/domain-errors.js';
 import { HeaderSecrets } from '../secrets/header-secrets.js';
 import { changedColumns } from '../database/changed-columns.js';
-import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
+import { InjectScopedRepository } from '../database/feature-repositories.js';
+import { Transactions } from '../database/request-transaction.js';
+import type { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import type { CreateFunctionDto } from './dto/create-function.dto.js';
 import type { UpdateFunctionDto } from './dto/update-function.dto.js';
 import { AssistantFunction } from './entities/assistant-function.entity.js';
@@ -18,16 +18,12 @@ import { openApiDocumentProblem } from './openapi-document.js';
 
 @Injectable()
 export class FunctionsService {
-  private readonly functions: WorkspaceScopedRepository<AssistantFunction>;
-
   constructor(
-    @InjectRepository(AssistantFunction) repository: Repository<AssistantFunction>,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectScopedRepository(AssistantFunction) private readonly functions: WorkspaceScopedRepository<AssistantFunction>,
+    private readonly transactions: Transactions,
     private readonly assistants: AssistantsService,
     private readonly secrets: HeaderSecrets,
-  ) {
-    this.functions = new WorkspaceScopedRepository(repository);
-  }
+  ) {}
 
   async create(workspaceId: string, assistantId: string, { openapiSpec, handler }: CreateFunctionDto): Promise<AssistantFunction> {
     await this.assistants.get(workspaceId, assistantId);
@@ -60,8 +56,8 @@ export class FunctionsService {
   async update(workspaceId: string, assistantId: string, functionId: string, changes: UpdateFunctionDto): Promise<AssistantFunction> {
     await this.assistants.get(workspaceId, assistantId);
     if (changes.openapiSpec !== undefined) await assertOpenApiDocument(changes.openapiSpec);
-    return this.dataSource.transaction(async (manager) => {
-      const functions = this.functions.within(manager);
+    return this.transactions.run(async (transaction) => {
+      const functions = this.functions.within(transaction);
       const where = { assistantId, id: functionId };
       const stored = this.revealed(orNotFound(await functions.lockOneBy(workspaceId, where), 'Function'));
       const changed = changedColumns(stored, {

@@ -1,7 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiProperty, ApiSchema, ApiTags } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import { Database } from '../database/database.js';
 import { UnavailableError } from '../errors/domain-errors.js';
 import { Endpoint } from '../openapi/endpoint.decorator.js';
 
@@ -16,7 +15,7 @@ class HealthDto {
 @ApiTags('health')
 @Controller('health')
 export class HealthController {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   @Get()
   @Endpoint({
@@ -54,7 +53,7 @@ export class HealthController {
       timer = setTimeout(() => reject(new Error('timed out')), DATABASE_CHECK_TIMEOUT_MS);
     });
     try {
-      await Promise.race([this.dataSource.query('SELECT 1'), timeout]);
+      await Promise.race([this.database.query('SELECT 1'), timeout]);
     } catch {
       throw new UnavailableError('The database cannot be reached');
     } finally {

@@ -2,12 +2,12 @@ import { type CallHandler, type ExecutionContext, Injectable, type NestIntercept
 import type { Request, Response } from 'express';
 import { from, lastValueFrom, type Observable, of } from 'rxjs';
 import pg from 'pg';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { QueryFailedError } from 'typeorm';
 import type { Principal } from '../auth/principal.js';
 import { presentedApiKey } from '../auth/bearer-token.js';
 import { ConflictError, ValidationError } from '../errors/domain-errors.js';
 import { AppConfig } from '../config/app-config.js';
-import { joiningTransaction } from '../database/request-transaction.js';
+import { Transactions } from '../database/request-transaction.js';
 import { digestOfBody, IDEMPOTENCY_KEY_HEADER, problemWithKey, RecordSecrets } from './idempotency-key.js';
 import { IdempotencyStore, IN_PROGRESS_MESSAGE, type KeyUse } from './idempotency.store.js';
 
@@ -22,7 +22,7 @@ import { IdempotencyStore, IN_PROGRESS_MESSAGE, type KeyUse } from './idempotenc
 export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
     private readonly store: IdempotencyStore,
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly config: AppConfig,
   ) {}
 
@@ -52,9 +52,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
   private async runClaimed(use: KeyUse, token: string, next: CallHandler, response: Response): Promise<unknown> {
     let committing = false;
     try {
-      return await this.dataSource.transaction(async (manager) => {
-        const body = await joiningTransaction(manager, () => lastValueFrom(next.handle()));
-        await this.store.complete(manager, use, token, response.statusCode, body);
+      return await this.transactions.runJoined(async (transaction) => {
+        const body = await lastValueFrom(next.handle());
+        await this.store.complete(transaction, use, token, response.statusCode, body);
         committing = true;
         return body;
       });

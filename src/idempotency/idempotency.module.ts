@@ -1,11 +1,12 @@
 import { Global, Module } from '@nestjs/common';
+import { IdempotencyRecords } from './idempotency-records.js';
 import { IdempotencyInterceptor } from './idempotency.interceptor.js';
 import { IdempotencyStore } from './idempotency.store.js';
 
 /** Global, so that each controller's @Idempotent() routes can build the interceptor from its own module. */
 @Global()
 @Module({
-  providers: [IdempotencyStore, IdempotencyInterceptor],
+  providers: [IdempotencyRecords, IdempotencyStore, IdempotencyInterceptor],
   exports: [IdempotencyStore, IdempotencyInterceptor],
 })
 export class IdempotencyModule {}

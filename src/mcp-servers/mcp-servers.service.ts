@@ -1,28 +1,23 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import type { Repository } from 'typeorm';
 import { AssistantsService } from '../assistants/assistants.service.js';
 import { translateForeignKeyViolation } from '../database/database-errors.js';
 import type { Page } from '../database/paginate.js';
 import type { PageQueryDto } from '../database/page-query.dto.js';
 import { ConflictError, NotFoundError } from '../errors/domain-errors.js';
 import { HeaderSecrets } from '../secrets/header-secrets.js';
-import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
+import { InjectScopedRepository } from '../database/feature-repositories.js';
+import type { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import type { CreateMcpServerDto } from './dto/create-mcp-server.dto.js';
 import { McpServer } from './entities/mcp-server.entity.js';
 
 @Injectable()
 export class McpServersService {
-  private readonly servers: WorkspaceScopedRepository<McpServer>;
-
   constructor(
-    @InjectRepository(McpServer) repository: Repository<McpServer>,
+    @InjectScopedRepository(McpServer) private readonly servers: WorkspaceScopedRepository<McpServer>,
     private readonly assistants: AssistantsService,
     private readonly secrets: HeaderSecrets,
-  ) {
-    this.servers = new WorkspaceScopedRepository(repository);
-  }
+  ) {}
 
   async create(workspaceId: string, assistantId: string, dto: CreateMcpServerDto): Promise<McpServer> {
     await this.assistants.get(workspaceId, assistantId);

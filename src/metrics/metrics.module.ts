@@ -1,9 +1,8 @@
 import { type DynamicModule, Module, type Provider } from '@nestjs/common';
-import { getDataSourceToken } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import { AuthModule } from '../auth/auth.module.js';
 import { KeyRevocations } from '../auth/key-revocations.js';
 import type { AppConfig } from '../config/app-config.js';
+import { Database } from '../database/database.js';
 import { RateLimitStore } from '../rate-limit/rate-limit-store.js';
 import { MetricsController } from './metrics.controller.js';
 import { MetricsServer } from './metrics-server.js';
@@ -15,9 +14,8 @@ export class MetricsModule {
   static forRoot(config: AppConfig): DynamicModule {
     const metrics: Provider = {
       provide: ServiceMetrics,
-      inject: [getDataSourceToken(), KeyRevocations, RateLimitStore],
-      useFactory: (dataSource: DataSource, revocations: KeyRevocations, rateLimits: RateLimitStore) =>
-        new ServiceMetrics(dataSource, revocations, rateLimits),
+      inject: [Database, KeyRevocations, RateLimitStore],
+      useFactory: (database: Database, revocations: KeyRevocations, rateLimits: RateLimitStore) => new ServiceMetrics(database, revocations, rateLimits),
     };
     const { metricsPort, metricsHost } = config;
     if (metricsPort === undefined) {

@@ -1,8 +1,6 @@
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
-import type { Pool } from 'pg';
-import type { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 import type { KeyRevocations } from '../auth/key-revocations.js';
+import type { Database } from '../database/database.js';
 import type { RateLimitStore } from '../rate-limit/rate-limit-store.js';
 import { RequestTallies } from './request-tallies.js';
 
@@ -15,13 +13,12 @@ export class ServiceMetrics {
 
   private readonly requests = new RequestTallies();
 
-  constructor(dataSource: DataSource, revocations: Pick<KeyRevocations, 'listening'>, rateLimits: Pick<RateLimitStore, 'degraded'>) {
+  constructor(database: Pick<Database, 'poolState'>, revocations: Pick<KeyRevocations, 'listening'>, rateLimits: Pick<RateLimitStore, 'degraded'>) {
     collectDefaultMetrics({ register: this.registry });
-    const pool = () => (dataSource.driver as PostgresDriver).master as Pool | undefined;
-    this.gauge('db_pool_connections', 'Connections the database pool holds open (idle and in use)', () => pool()?.totalCount);
-    this.gauge('db_pool_idle_connections', 'Open connections of the database pool that no query is using', () => pool()?.idleCount);
-    this.gauge('db_pool_waiting_requests', 'Queries waiting for a connection of the database pool', () => pool()?.waitingCount);
-    this.gauge('db_pool_max_connections', 'The most connections the database pool opens', () => pool()?.options.max);
+    this.gauge('db_pool_connections', 'Connections the database pool holds open (idle and in use)', () => database.poolState.total);
+    this.gauge('db_pool_idle_connections', 'Open connections of the database pool that no query is using', () => database.poolState.idle);
+    this.gauge('db_pool_waiting_requests', 'Queries waiting for a connection of the database pool', () => database.poolState.waiting);
+    this.gauge('db_pool_max_connections', 'The most connections the database pool opens', () => database.poolState.max);
     this.gauge(
       'api_key_revocations_listening',
       '1 while this replica hears every API key revocation and so caches verified keys; 0 while it verifies every key against the database',

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { DatabaseModule } from '../database/database.module.js';
 import { Task } from './entities/task.entity.js';
 import { Thread } from './entities/thread.entity.js';
 import { TimeZoneSpellings } from './schedule/time-zone-spellings.js';
@@ -7,7 +7,7 @@ import { TasksController } from './tasks.controller.js';
 import { TasksService } from './tasks.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Task, Thread])],
+  imports: [DatabaseModule.forFeature([Task, Thread])],
   controllers: [TasksController],
   providers: [TasksService, TimeZoneSpellings],
 })

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import type { DataSource, Repository } from 'typeorm';
 import { translateForeignKeyViolation } from '../database/database-errors.js';
 import { orNotFound, ValidationError } from '../errors/domain-errors.js';
 import type { Page } from '../database/paginate.js';
 import { changedColumns } from '../database/changed-columns.js';
-import { inTransaction } from '../database/request-transaction.js';
-import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
+import { InjectScopedRepository } from '../database/feature-repositories.js';
+import { Transactions } from '../database/request-transaction.js';
+import type { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import type { CreateTaskDto } from './dto/create-task.dto.js';
 import type { TaskListQueryDto } from './dto/task-list-query.dto.js';
 import type { UpdateTaskDto } from './dto/update-task.dto.js';
@@ -19,18 +18,12 @@ const UNKNOWN_THREAD = { tasks_thread_fkey: () => new ValidationError('threadId 
 
 @Injectable()
 export class TasksService {
-  private readonly tasks: WorkspaceScopedRepository<Task>;
-  private readonly threads: WorkspaceScopedRepository<Thread>;
-
   constructor(
-    @InjectRepository(Task) tasks: Repository<Task>,
-    @InjectRepository(Thread) threads: Repository<Thread>,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectScopedRepository(Task) private readonly tasks: WorkspaceScopedRepository<Task>,
+    @InjectScopedRepository(Thread) private readonly threads: WorkspaceScopedRepository<Thread>,
+    private readonly transactions: Transactions,
     private readonly zoneNames: TimeZoneSpellings,
-  ) {
-    this.tasks = new WorkspaceScopedRepository(tasks);
-    this.threads = new WorkspaceScopedRepository(threads);
-  }
+  ) {}
 
   /** In the thread named by `threadId`, or in a new thread made in the same transaction. */
   async create(workspaceId: string, { title, message, schedule, threadId, key = '' }: CreateTaskDto): Promise<Task> {
@@ -48,9 +41,9 @@ export class TasksService {
         .insert(workspaceId, { ...record, threadId })
         .catch((error: unknown) => translateForeignKeyViolation(error, UNKNOWN_THREAD));
     }
-    return inTransaction(this.dataSource, async (manager) => {
-      const thread = await this.threads.within(manager).insert(workspaceId, {});
-      return this.tasks.within(manager).insert(workspaceId, { ...record, threadId: thread.id });
+    return this.transactions.run(async (transaction) => {
+      const thread = await this.threads.within(transaction).insert(workspaceId, {});
+      return this.tasks.within(transaction).insert(workspaceId, { ...record, threadId: thread.id });
     });
   }
 
@@ -66,9 +59,9 @@ export class TasksService {
   /** Fields left out keep their values. The row is locked from the comparison to the write, so a concurrent change is not mistaken for no change. */
   async update(workspaceId: string, taskId: string, changes: UpdateTaskDto): Promise<Task> {
     const timeZone = changes.schedule?.timeZone === undefined ? undefined : await this.zoneNames.storedName(changes.schedule.timeZone);
-    return this.dataSource
-      .transaction(async (manager) => {
-        const tasks = this.tasks.within(manager);
+    return this.transactions
+      .run(async (transaction) => {
+        const tasks = this.tasks.within(transaction);
         const stored = orNotFound(await tasks.lockOneBy(workspaceId, { id: taskId }), 'Task');
         const changed = changedColumns(stored, { ...requestedColumns(changes), scheduleTimeZone: timeZone });
         if (Object.keys(changed).length === 0) return stored;

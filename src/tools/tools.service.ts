@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
 import { AssistantsService } from '../assistants/assistants.service.js';
 import { translateForeignKeyViolation } from '../database/database-errors.js';
 import type { Page } from '../database/paginate.js';
 import type { PageQueryDto } from '../database/page-query.dto.js';
+import { InjectScopedRepository } from '../database/feature-repositories.js';
+import type { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import { NotFoundError, ValidationError } from '../errors/domain-errors.js';
-import { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import type { CreateToolDto } from './dto/create-tool.dto.js';
 import { Tool } from './entities/tool.entity.js';
 import { isToolTypeOffered } from './tool-availability.js';
@@ -15,14 +14,10 @@ import { ToolTypeUnavailableError } from './tool-type-unavailable.error.js';
 
 @Injectable()
 export class ToolsService {
-  private readonly tools: WorkspaceScopedRepository<Tool>;
-
   constructor(
-    @InjectRepository(Tool) repository: Repository<Tool>,
+    @InjectScopedRepository(Tool) private readonly tools: WorkspaceScopedRepository<Tool>,
     private readonly assistants: AssistantsService,
-  ) {
-    this.tools = new WorkspaceScopedRepository(repository);
-  }
+  ) {}
 
   async create(workspaceId: string, assistantId: string, dto: CreateToolDto): Promise<Tool> {
     const assistant = await this.assistants.get(workspaceId, assistantId);

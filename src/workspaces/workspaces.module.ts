@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { DatabaseModule } from '../database/database.module.js';
 import { Workspace } from './entities/workspace.entity.js';
 import { WorkspacesController } from './workspaces.controller.js';
 import { WorkspacesService } from './workspaces.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Workspace])],
+  imports: [DatabaseModule.forUnscopedFeature([Workspace])],
   controllers: [WorkspacesController],
   providers: [WorkspacesService],
   exports: [WorkspacesService],

@@ -3,12 +3,11 @@ import { NestFactory } from '@nestjs/core';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { parseArgs } from 'node:util';
-import { DataSource } from 'typeorm';
 import { AppConfig, ConfigError } from '../../config/app-config.js';
 import { validationExceptionFactory } from '../../validation/validation-exception.factory.js';
-import { Organization } from '../../workspaces/entities/organization.entity.js';
 import { ApiKeyType } from '../api-key-type.js';
 import { CreateApiKeyDto } from '../dto/create-api-key.dto.js';
+import { OrganizationKeyRecords } from '../organization-key-records.js';
 import { OrganizationKeysService } from '../organization-keys.service.js';
 import { OrganizationKeyCliModule } from './organization-key-cli.module.js';
 
@@ -30,7 +29,7 @@ async function main(): Promise<void> {
     logger: ['error', 'warn'],
   });
   try {
-    const organizationId = await targetOrganization(app.get(DataSource), organization);
+    const organizationId = await targetOrganization(app.get(OrganizationKeyRecords), organization);
     const { key, value } = await app.get(OrganizationKeysService).issue(organizationId, name, expiresAt === undefined ? null : new Date(expiresAt));
     process.stdout.write(
       [
@@ -64,8 +63,8 @@ async function parsedArguments(): Promise<{ name: string; organization: string |
 }
 
 /** The organization named, or the only one there is. */
-async function targetOrganization(dataSource: DataSource, named: string | undefined): Promise<string> {
-  const organizations = await dataSource.getRepository(Organization).find({ select: { id: true, name: true }, order: { createdAt: 'ASC' } });
+async function targetOrganization(records: OrganizationKeyRecords, named: string | undefined): Promise<string> {
+  const organizations = await records.allOrganizations();
   if (named !== undefined) {
     if (!organizations.some(({ id }) => id === named)) throw new CliError(`No organization has the id ${JSON.stringify(named)}`);
     return named;

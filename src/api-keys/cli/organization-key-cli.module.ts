@@ -1,10 +1,10 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AppConfig } from '../../config/app-config.js';
 import { ConfigModule } from '../../config/config.module.js';
 import { DatabaseModule } from '../../database/database.module.js';
 import { Organization } from '../../workspaces/entities/organization.entity.js';
 import { ApiKey } from '../entities/api-key.entity.js';
+import { OrganizationKeyRecords } from '../organization-key-records.js';
 import { OrganizationKeysService } from '../organization-keys.service.js';
 
 /** The database (migrated, as the service would) and the organization keys' own service; no HTTP, no bootstrap. */
@@ -13,8 +13,8 @@ export class OrganizationKeyCliModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: OrganizationKeyCliModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, TypeOrmModule.forFeature([ApiKey, Organization])],
-      providers: [OrganizationKeysService],
+      imports: [ConfigModule.forRoot(config), DatabaseModule, DatabaseModule.forUnscopedFeature([ApiKey, Organization])],
+      providers: [OrganizationKeysService, OrganizationKeyRecords],
     };
   }
 }

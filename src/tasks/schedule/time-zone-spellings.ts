@@ -1,6 +1,5 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import { Database } from '../../database/database.js';
 import { canonicalTimeZoneOf } from './time-zone.js';
 
 /**
@@ -14,7 +13,7 @@ import { canonicalTimeZoneOf } from './time-zone.js';
 export class TimeZoneSpellings implements OnModuleInit {
   private spellings: Promise<Map<string, string>> | undefined;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   async onModuleInit(): Promise<void> {
     await this.load();
@@ -30,9 +29,9 @@ export class TimeZoneSpellings implements OnModuleInit {
   }
 
   private load(): Promise<Map<string, string>> {
-    this.spellings ??= this.dataSource
-      .query(`SELECT name FROM pg_timezone_names WHERE name NOT LIKE 'posix/%'`)
-      .then((rows: { name: string }[]) => new Map(rows.map(({ name }) => [name.toLowerCase(), name])))
+    this.spellings ??= this.database
+      .query<{ name: string }>(`SELECT name FROM pg_timezone_names WHERE name NOT LIKE 'posix/%'`)
+      .then((rows) => new Map(rows.map(({ name }) => [name.toLowerCase(), name])))
       .catch((error: unknown) => {
         this.spellings = undefined;
         throw error;

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { DataSource } from 'typeorm';
+import { Assistant } from '../../src/assistants/entities/assistant.entity.js';
+import { Database } from '../../src/database/database.js';
+import { Transactions } from '../../src/database/request-transaction.js';
+import { RowQueries } from '../../src/database/row-queries.js';
+import { UNKNOWN_ID } from '../support/unknown.js';
+import { bootstrapWorkspaceId, createAssistant } from '../support/resources.js';
+import { ORGANIZATION_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+
+/** The statements of row-queries.spec.ts, run once against the database (PostgreSQL or PGlite). */
+describe('RowQueries against the database', () => {
+  let t: TestApp;
+  let rows: RowQueries<Assistant>;
+  let transactions: Transactions;
+  let workspaceId: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    rows = new RowQueries<Assistant>(t.app.get(Database), t.app.get(DataSource).getMetadata(Assistant));
+    transactions = t.app.get(Transactions);
+  });
+  beforeEach(async () => {
+    await t.reset();
+    workspaceId = await bootstrapWorkspaceId(t.api(ORGANIZATION_KEY));
+  });
+  afterAll(() => t.close());
+
+  it('statements of the request join the transaction of Transactions.runJoined, unbound ones included', async () => {
+    const assistant = await createAssistant(t.api(), { name: 'Kept' });
+    const failure = new Error('rolled back');
+    await expect(
+      transactions.runJoined(async () => {
+        await rows.update({ id: assistant.id }, { name: 'Lost' });
+        await expect(rows.findOne({ id: assistant.id })).resolves.toMatchObject({ name: 'Lost' });
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    await expect(rows.findOne({ id: assistant.id })).resolves.toMatchObject({ name: 'Kept' });
+  });
+
+  it('UPDATE … RETURNING gives the row as stored, updatedAt moved on, and nothing else of the workspace changed', async () => {
+    const [first, second] = [await createAssistant(t.api(), { name: 'First' }), await createAssistant(t.api(), { name: 'Second' })];
+    const [updated] = await rows.update({ id: first.id, workspaceId }, { name: 'Renamed', model: null });
+    expect(updated).toBeInstanceOf(Assistant);
+    expect(updated).toEqual(await rows.findOne({ id: first.id }));
+    expect(updated).toMatchObject({ name: 'Renamed', createdAt: new Date(first.createdAt) });
+    expect(updated.updatedAt.getTime()).toBeGreaterThan(new Date(first.updatedAt).getTime());
+    expect(await rows.findOne({ id: second.id })).toMatchObject({ name: 'Second', updatedAt: new Date(second.updatedAt) });
+  });
+
+  it('UPDATE of no matching row returns none', async () => {
+    await expect(rows.update({ id: UNKNOWN_ID, workspaceId }, { name: 'Nobody' })).resolves.toEqual([]);
+  });
+
+  it('findAll orders by the column; DELETE … RETURNING gives the rows as they were', async () => {
+    const made = [await createAssistant(t.api(), { name: 'b' }), await createAssistant(t.api(), { name: 'a' })];
+    expect((await rows.findAll({ workspaceId }, 'name')).map(({ name }) => name)).toEqual(['a', 'b']);
+    const [deleted] = await rows.deleteReturning({ id: made[0].id, workspaceId });
+    expect(deleted).toMatchObject({ id: made[0].id, name: 'b' });
+    await expect(rows.findOne({ id: made[0].id })).resolves.toBeNull();
+  });
+
+  it('statements bound to a transaction of Transactions.run go in it, and its rollback undoes them', async () => {
+    const assistant = await createAssistant(t.api(), { name: 'Kept' });
+    const failure = new Error('rolled back');
+    await expect(
+      transactions.run(async (transaction) => {
+        const bound = rows.within(transaction);
+        await bound.findOne({ id: assistant.id }, { forUpdate: true });
+        await bound.update({ id: assistant.id }, { name: 'Lost' });
+        await bound.insert([{ workspaceId, name: 'Also lost', provider: assistant.provider as Assistant['provider'] }]);
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    expect((await rows.findAll({ workspaceId }, 'name')).map(({ name }) => name)).toEqual(['Kept']);
+  });
+});
