@@ -176,7 +176,8 @@ describeOnServer('Three replicas on one PostgreSQL database, behind a round-robi
 
       await listenProxies[2].restore();
       expect(await eventually(async () => (await metric(cutOff, 'api_key_revocations_listening')) === 1, LISTENING_AGAIN_WITHIN_MS)).toBe(true);
-      expect(cutOff.output).toContain('Listening for API key revocations again');
+      // The log line is written by the child process after the metric changes: wait for it to arrive.
+      expect(await eventually(async () => cutOff.output.includes('Listening for API key revocations again'), 2000)).toBe(true);
       const next = await createPrivateKey(revoking.port);
       await useEverywhere(next.value);
       expect((await call(revoking.port, 'DELETE', `${API_KEYS}/${next.id}`, { key: PRIVATE_KEY })).status).toBe(200);
