@@ -7,7 +7,7 @@ import type { Logger as RootLogger } from 'pino';
 import { AppModule } from './app.module.js';
 import { answerUnparsableRequestsWithJson } from './common/client-errors.js';
 import { everyRequest } from './common/every-request.js';
-import { JsonObjectBodyInterceptor } from './common/json-object-body.js';
+import { JsonObjectBodyGuard } from './common/json-object-body.js';
 import { ServiceExpressAdapter } from './common/service-express.adapter.js';
 import { onlySwaggerUiFiles } from './common/swagger-ui-files.js';
 import { answerUnknownRoute } from './common/unknown-route.js';
@@ -33,8 +33,9 @@ export async function createApp(config: AppConfig, logger: RootLogger = createRo
   app.set('trust proxy', config.trustProxy);
   setGlobalPrefix(app);
   app.use(everyRequest(logger, app.get(ServiceMetrics)));
-  // After routing and the guards: a request without a route, a valid key or an allowance never has its body read.
-  app.useGlobalInterceptors(new JsonObjectBodyInterceptor(config.requestBodyTimeoutMs));
+  // After routing and the other guards (theirs are the modules' APP_GUARDs, registered already):
+  // a request without a route, a valid key or an allowance never has its body read.
+  app.useGlobalGuards(new JsonObjectBodyGuard(config.requestBodyTimeoutMs));
   if (config.docsEnabled) setUpOpenApi(app);
   await app.init();
   app.use(answerUnknownRoute);
