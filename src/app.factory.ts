@@ -7,7 +7,7 @@ import type { Logger as RootLogger } from 'pino';
 import { AppModule } from './app.module.js';
 import { answerUnparsableRequestsWithJson } from './http/unparsable-requests.js';
 import { stampAndRecord } from './http/stamp-and-record.middleware.js';
-import { JsonBodyAndQueryInterceptor } from './http/json-body-and-query.interceptor.js';
+import { JsonBodyAndQueryGuard } from './http/json-body-and-query.guard.js';
 import { ServiceExpressAdapter } from './http/service-express.adapter.js';
 import { onlySwaggerUiFiles } from './openapi/swagger-ui-files.js';
 import { answerUnknownRoute } from './http/unknown-route.js';
@@ -33,8 +33,9 @@ export async function createApp(config: AppConfig, logger: RootLogger = createRo
   app.set('trust proxy', config.trustProxy);
   setGlobalPrefix(app);
   app.use(stampAndRecord(logger, app.get(ServiceMetrics)));
-  // After routing and the guards: a request without a route, a valid key or an allowance never has its body read.
-  app.useGlobalInterceptors(new JsonBodyAndQueryInterceptor(config.requestBodyTimeoutMs));
+  // After routing and the other guards (theirs are the modules' APP_GUARDs, registered already):
+  // a request without a route, a valid key or an allowance never has its body read.
+  app.useGlobalGuards(new JsonBodyAndQueryGuard(config.requestBodyTimeoutMs));
   if (config.docsEnabled) setUpOpenApi(app);
   await app.init();
   app.use(answerUnknownRoute);

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ApiKeyType } from '../api-keys/api-key-type.js';
-import { digestApiKey, looksLikeApiKey } from '../api-keys/api-key-material.js';
+import { looksLikeApiKey } from '../api-keys/api-key-material.js';
 import { ApiKeyRecords } from './api-key-records.js';
+import type { PresentedKey } from './bearer-token.js';
 import { KeyUseRecorder } from './key-use-recorder.js';
 import type { Principal } from './principal.js';
 import { VerifiedKeyCache } from './verified-key-cache.js';
@@ -18,18 +19,17 @@ export class ApiKeyVerifier {
    * The caller behind a presented key value, or null when no live key has that value (unknown,
    * revoked or expired). Every verification, cached or not, counts as a use of the key.
    */
-  async verify(value: string): Promise<Principal | null> {
+  async verify({ value, digest }: PresentedKey): Promise<Principal | null> {
     if (!looksLikeApiKey(value)) return null;
-    const digest = digestApiKey(value);
     const principal = this.cache.get(digest) ?? (await this.lookUp(digest));
     if (principal !== null) this.uses.record(principal.keyId);
     return principal;
   }
 
   /** The caller behind a key verified lately, without asking the database; undefined when it must be looked up. */
-  cached(value: string): Principal | undefined {
+  cached({ value, digest }: PresentedKey): Principal | undefined {
     if (!looksLikeApiKey(value)) return undefined;
-    const principal = this.cache.get(digestApiKey(value));
+    const principal = this.cache.get(digest);
     if (principal !== undefined) this.uses.record(principal.keyId);
     return principal;
   }

@@ -8,7 +8,7 @@ import { tooManyRequests } from '../rate-limit/rate-limit-headers.js';
 import { ApiKeyVerifier } from './api-key-verifier.js';
 import { AuthFailureLimiter } from './auth-failure-limiter.js';
 import { ACCEPTED_KEY_TYPES, DEFAULT_ACCEPTED_KEY_TYPES, IS_PUBLIC_ROUTE } from './auth.decorators.js';
-import { presentedApiKey } from './bearer-token.js';
+import { type PresentedKey, presentedApiKey } from './bearer-token.js';
 import type { Principal } from './principal.js';
 
 /** Global: every route needs an API key of an accepted kind unless it is marked @PublicRoute(). */
@@ -20,27 +20,21 @@ export class ApiKeyGuard implements CanActivate {
     private readonly failures: AuthFailureLimiter,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  /** Synchronous for a key verified lately: most requests then take no promise here. */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_ROUTE, targets)) return true;
 
     const request = context.switchToHttp().getRequest<Request>();
     const presented = presentedApiKey(request);
-    const principal = (presented === undefined ? undefined : this.verifier.cached(presented)) ?? (await this.lookUp(presented, request, context));
-
-    const accepted =
-      this.reflector.getAllAndOverride<ApiKeyType[]>(ACCEPTED_KEY_TYPES, targets) ?? DEFAULT_ACCEPTED_KEY_TYPES;
-    if (!accepted.includes(principal.type)) {
-      throw new ForbiddenError(
-        `This operation does not accept ${principal.type} API keys; it accepts ${accepted.join(' and ')} keys`,
-      );
-    }
-    request.principal = principal;
-    return true;
+    const accepted = this.reflector.getAllAndOverride<ApiKeyType[]>(ACCEPTED_KEY_TYPES, targets) ?? DEFAULT_ACCEPTED_KEY_TYPES;
+    const cached = presented === undefined ? undefined : this.verifier.cached(presented);
+    if (cached !== undefined) return admit(request, cached, accepted);
+    return this.lookUp(presented, request, context).then((principal) => admit(request, principal, accepted));
   }
 
   /** A key this process has not verified lately: refused without a lookup while its address is blocked for failing too often. */
-  private async lookUp(presented: string | undefined, request: Request, context: ExecutionContext): Promise<Principal> {
+  private async lookUp(presented: PresentedKey | undefined, request: Request, context: ExecutionContext): Promise<Principal> {
     const address = clientAddress(request);
     const blocked = await this.failures.isBlocked(address);
     if (blocked !== undefined) {
@@ -58,4 +52,13 @@ export class ApiKeyGuard implements CanActivate {
     await this.failures.recordFailure(address);
     throw new UnauthenticatedError();
   }
+}
+
+/** Lets the caller in when its kind of key is one the route accepts. */
+function admit(request: Request, principal: Principal, accepted: readonly ApiKeyType[]): true {
+  if (!accepted.includes(principal.type)) {
+    throw new ForbiddenError(`This operation does not accept ${principal.type} API keys; it accepts ${accepted.join(' and ')} keys`);
+  }
+  request.principal = principal;
+  return true;
 }

@@ -65,7 +65,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 
   private useOf(request: Request, key: string): KeyUse {
-    const apiKey = presentedApiKey(request);
+    const apiKey = presentedApiKey(request)?.value;
     if (apiKey === undefined) throw new Error('An idempotent route needs an authenticated caller');
     const scope = { apiKey, caller: callerOf(request.principal), route: routeOf(request), key };
     return {

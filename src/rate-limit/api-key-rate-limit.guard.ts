@@ -2,7 +2,6 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
-import { digestApiKey } from '../api-keys/api-key-material.js';
 import { IS_PUBLIC_ROUTE } from '../auth/auth.decorators.js';
 import { presentedApiKey } from '../auth/bearer-token.js';
 import { clientAddress } from '../http/client-address.js';
@@ -57,5 +56,5 @@ export class ApiKeyRateLimitGuard implements CanActivate {
 
 function bucketOf(request: Request): string {
   const presented = presentedApiKey(request);
-  return presented === undefined ? `address:${clientAddress(request)}` : `key:${digestApiKey(presented)}`;
+  return presented === undefined ? `address:${clientAddress(request)}` : `key:${presented.digest}`;
 }

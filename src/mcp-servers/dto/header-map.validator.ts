@@ -5,7 +5,7 @@ export const HEADER_LIMITS = { maxEntries: 50, maxNameLength: MAX_HEADER_NAME_LE
 
 /**
  * An object of header name to string value, as an MCP client will send them. (A name every
- * JavaScript object has, such as `constructor`, is refused with the body, in json-body-and-query.interceptor.ts.)
+ * JavaScript object has, such as `constructor`, is refused with the body, in json-body-and-query.guard.ts.)
  */
 export function IsHeaderMap(): PropertyDecorator {
   return customRule('isHeaderMap', headerMapProblem);

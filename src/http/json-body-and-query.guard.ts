@@ -1,15 +1,13 @@
 import {
   BadRequestException,
-  type CallHandler,
+  type CanActivate,
   type ExecutionContext,
   HttpException,
   HttpStatus,
-  type NestInterceptor,
   PayloadTooLargeException,
   UnsupportedMediaTypeException,
 } from '@nestjs/common';
 import express, { type Request, type Response } from 'express';
-import type { Observable } from 'rxjs';
 import { BODY_LIMIT, BODY_LIMIT_BYTES } from './body-limit.js';
 import {
   holdsUnpairedSurrogate,
@@ -61,21 +59,25 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 
 /**
- * A request body is JSON or nothing, and JSON is an object. Read here, as the last step before the
- * handler's pipes, so that a request refused before (no route, no valid key, rate limit, wrong key
- * kind) never has its body read or parsed; and read within a deadline, else 408. Only POST, PUT and
- * PATCH bodies are read. Field and query parameter names that every JavaScript object inherits are
- * refused here too: the mappers after this would drop or misread them.
+ * A request body is JSON or nothing, and JSON is an object. Read here, in the last global guard, so
+ * that a request refused before (no route, no valid key, rate limit, wrong key kind) never has its
+ * body read or parsed; and read within a deadline, else 408. Only POST, PUT and PATCH bodies are
+ * read. Field and query parameter names that every JavaScript object inherits are refused here too:
+ * the mappers after this would drop or misread them.
+ *
+ * A guard rather than an interceptor, though it guards nothing: Nest runs a route with any
+ * interceptor through RxJS (a dozen subscribers and a listener for the client going away); without
+ * it, GET /tasks/{id} took about a fifth less CPU per request. A request without a body passes synchronously.
  */
-export class JsonBodyAndQueryInterceptor implements NestInterceptor {
+export class JsonBodyAndQueryGuard implements CanActivate {
   constructor(private readonly bodyTimeoutMs: number) {}
 
-  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+  canActivate(context: ExecutionContext): true | Promise<true> {
     const request = context.switchToHttp().getRequest<Request>();
     const inQuery = inheritedFieldName(request.query);
     if (inQuery !== undefined) throw new BadRequestException(`${inQuery}: ${INHERITED_NAME_RULE}`);
-    if (BODY_METHODS.has(request.method) && hasBody(request)) await this.readBody(request, context.switchToHttp().getResponse<Response>());
-    return next.handle();
+    if (!BODY_METHODS.has(request.method) || !hasBody(request)) return true;
+    return this.readBody(request, context.switchToHttp().getResponse<Response>()).then(() => true);
   }
 
   private async readBody(request: Request, response: Response): Promise<void> {
