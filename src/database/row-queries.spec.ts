@@ -1,3 +1,4 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { Tool } from '../tools/entities/tool.entity.js';
 import { ToolType } from '../tools/tool-type.js';
