@@ -6,7 +6,7 @@ import { NextPageLink } from '../http/next-page-link.decorator.js';
 import { PageQueryDto } from '../database/page-query.dto.js';
 import { ResourceIdPipe } from '../http/resource-id.pipe.js';
 import { Endpoint } from '../openapi/endpoint.decorator.js';
-import { ApiKeyType } from './api-key-type.js';
+import { ApiKeyType } from '../keys/api-key-type.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { ApiKeyEnvelopeDto, ApiKeyListDto, ApiKeyResponseDto } from './dto/api-key-response.dto.js';
 import { CREATE_API_KEY_EXAMPLES, CREATE_API_KEY_REQUEST, CreateApiKeyDto } from './dto/create-api-key.dto.js';

@@ -5,7 +5,7 @@ import { Organization } from '../workspaces/entities/organization.entity.js';
 import { WorkspacesModule } from '../workspaces/workspaces.module.js';
 import { ApiKeysController } from './api-keys.controller.js';
 import { ApiKeysService } from './api-keys.service.js';
-import { ApiKey } from './entities/api-key.entity.js';
+import { ApiKey } from '../keys/api-key.entity.js';
 import { OrganizationKeyRecords } from './organization-key-records.js';
 import { OrganizationKeysService } from './organization-keys.service.js';
 

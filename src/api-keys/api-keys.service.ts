@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { generateApiKeyValue } from './api-key-material.js';
+import { generateApiKeyValue } from '../keys/api-key-material.js';
 import { KeyRevocations } from '../auth/key-revocations.js';
 import type { Principal } from '../auth/principal.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors/domain-errors.js';
@@ -9,10 +9,10 @@ import { InjectScopedRepository } from '../database/feature-repositories.js';
 import { Transactions } from '../database/request-transaction.js';
 import type { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import { WorkspacesService } from '../workspaces/workspaces.service.js';
-import { apiKeyRecord } from './api-key-record.js';
-import { ApiKeyType } from './api-key-type.js';
+import { apiKeyRecord } from '../keys/api-key-record.js';
+import { ApiKeyType } from '../keys/api-key-type.js';
 import type { CreateApiKeyDto } from './dto/create-api-key.dto.js';
-import { ApiKey } from './entities/api-key.entity.js';
+import { ApiKey } from '../keys/api-key.entity.js';
 import type { IssuedApiKey } from './issued-api-key.js';
 import { OrganizationKeysService } from './organization-keys.service.js';
 

@@ -6,8 +6,8 @@ import { InjectUnscopedRows } from '../database/feature-repositories.js';
 import type { Transaction } from '../database/request-transaction.js';
 import type { Equalities, RowQueries } from '../database/row-queries.js';
 import { Organization } from '../workspaces/entities/organization.entity.js';
-import { ApiKeyType } from './api-key-type.js';
-import { ApiKey } from './entities/api-key.entity.js';
+import { ApiKeyType } from '../keys/api-key-type.js';
+import { ApiKey } from '../keys/api-key.entity.js';
 
 /**
  * The rows of keys of kind ORGANIZATION, which belong to an organization rather than a workspace.

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { generateApiKeyValue } from './api-key-material.js';
+import { generateApiKeyValue } from '../keys/api-key-material.js';
 import { ConflictError } from '../errors/domain-errors.js';
 import type { Page } from '../database/paginate.js';
 import type { PageQueryDto } from '../database/page-query.dto.js';
 import type { Transaction } from '../database/request-transaction.js';
-import { apiKeyRecord } from './api-key-record.js';
-import { ApiKeyType } from './api-key-type.js';
-import type { ApiKey } from './entities/api-key.entity.js';
+import { apiKeyRecord } from '../keys/api-key-record.js';
+import { ApiKeyType } from '../keys/api-key-type.js';
+import type { ApiKey } from '../keys/api-key.entity.js';
 import type { IssuedApiKey } from './issued-api-key.js';
 import { OrganizationKeyRecords } from './organization-key-records.js';
 

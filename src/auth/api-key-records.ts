@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiKey } from '../api-keys/entities/api-key.entity.js';
+import type { ApiKey } from '../keys/api-key.entity.js';
 import { Database } from '../database/database.js';
 
 /** What verifying a key needs of its row. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ApiKeyType } from '../api-keys/api-key-type.js';
-import { looksLikeApiKey } from '../api-keys/api-key-material.js';
+import { ApiKeyType } from '../keys/api-key-type.js';
+import { looksLikeApiKey } from '../keys/api-key-material.js';
 import { ApiKeyRecords } from './api-key-records.js';
 import type { PresentedKey } from './bearer-token.js';
 import { KeyUseRecorder } from './key-use-recorder.js';

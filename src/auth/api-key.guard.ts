@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
-import type { ApiKeyType } from '../api-keys/api-key-type.js';
+import type { ApiKeyType } from '../keys/api-key-type.js';
 import { clientAddress } from '../http/client-address.js';
 import { ForbiddenError, UnauthenticatedError } from '../errors/domain-errors.js';
 import { tooManyRequests } from '../rate-limit/rate-limit-headers.js';

@@ -1,6 +1,6 @@
 import { createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
 import type { Request } from 'express';
-import { ApiKeyType } from '../api-keys/api-key-type.js';
+import { ApiKeyType } from '../keys/api-key-type.js';
 import type { Principal } from './principal.js';
 
 export const IS_PUBLIC_ROUTE = 'auth:isPublicRoute';

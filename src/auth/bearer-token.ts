@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { digestApiKey } from '../api-keys/api-key-material.js';
+import { digestApiKey } from '../keys/api-key-material.js';
 
 const BEARER = /^Bearer +(\S+) *$/i;
 

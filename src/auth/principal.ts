@@ -1,4 +1,4 @@
-import type { ApiKeyType } from '../api-keys/api-key-type.js';
+import type { ApiKeyType } from '../keys/api-key-type.js';
 
 /** Who is calling, as established by the API-key guard. */
 export type Principal = OrganizationPrincipal | WorkspacePrincipal;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ApiKeyType } from '../api-keys/api-key-type.js';
+import { ApiKeyType } from '../keys/api-key-type.js';
 import type { Principal } from './principal.js';
 import { VerifiedKeyCache } from './verified-key-cache.js';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ApiKey } from '../api-keys/entities/api-key.entity.js';
+import { ApiKey } from '../keys/api-key.entity.js';
 import { DatabaseModule } from '../database/database.module.js';
 import { Organization } from '../workspaces/entities/organization.entity.js';
 import { Workspace } from '../workspaces/entities/workspace.entity.js';

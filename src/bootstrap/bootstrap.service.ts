@@ -1,8 +1,8 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { apiKeyRecord } from '../api-keys/api-key-record.js';
-import { ApiKeyType } from '../api-keys/api-key-type.js';
-import { ApiKey } from '../api-keys/entities/api-key.entity.js';
-import { digestApiKey, generateApiKeyValue } from '../api-keys/api-key-material.js';
+import { apiKeyRecord } from '../keys/api-key-record.js';
+import { ApiKeyType } from '../keys/api-key-type.js';
+import { ApiKey } from '../keys/api-key.entity.js';
+import { digestApiKey, generateApiKeyValue } from '../keys/api-key-material.js';
 import { AppConfig } from '../config/app-config.js';
 import { Database } from '../database/database.js';
 import { InjectUnscopedRows } from '../database/feature-repositories.js';

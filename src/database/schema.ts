@@ -1,4 +1,4 @@
-import { ApiKey } from '../api-keys/entities/api-key.entity.js';
+import { ApiKey } from '../keys/api-key.entity.js';
 import { Assistant } from '../assistants/entities/assistant.entity.js';
 import { AssistantFunction } from '../functions/entities/assistant-function.entity.js';
 import { InitialMessage } from '../initial-messages/entities/initial-message.entity.js';

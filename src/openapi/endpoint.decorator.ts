@@ -4,6 +4,7 @@ import { PublicRoute } from '../auth/auth.decorators.js';
 import { ApiErrorResponses, ApiErrorResponsesOtherThan, ApiPublicRouteErrorResponses } from './api-error-responses.decorator.js';
 import { ApiPageResponse } from './api-page-response.decorator.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
+import { ApiIdempotencyKey } from './api-idempotency-key.decorator.js';
 import { ApiOneOfResponse, type OneOfResponse } from './api-one-of-response.decorator.js';
 
 interface SuccessBody {
@@ -59,7 +60,7 @@ export function Endpoint(options: EndpointOptions): MethodDecorator {
     ...(options.uuidParams ?? []).map((name) => ApiParam({ name, format: 'uuid' })),
     ApiOperation({ operationId, summary, description }),
     ...(options.public ? [PublicRoute()] : []),
-    ...(options.idempotent ? [Idempotent()] : []),
+    ...(options.idempotent ? [Idempotent(), ApiIdempotencyKey()] : []),
   );
 }
 

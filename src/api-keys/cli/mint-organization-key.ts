@@ -5,7 +5,7 @@ import { validate } from 'class-validator';
 import { parseArgs } from 'node:util';
 import { AppConfig, ConfigError } from '../../config/app-config.js';
 import { validationExceptionFactory } from '../../validation/validation-exception.factory.js';
-import { ApiKeyType } from '../api-key-type.js';
+import { ApiKeyType } from '../../keys/api-key-type.js';
 import { CreateApiKeyDto } from '../dto/create-api-key.dto.js';
 import { OrganizationKeyRecords } from '../organization-key-records.js';
 import { OrganizationKeysService } from '../organization-keys.service.js';

@@ -3,7 +3,7 @@ import type { AppConfig } from '../../config/app-config.js';
 import { ConfigModule } from '../../config/config.module.js';
 import { DatabaseModule } from '../../database/database.module.js';
 import { Organization } from '../../workspaces/entities/organization.entity.js';
-import { ApiKey } from '../entities/api-key.entity.js';
+import { ApiKey } from '../../keys/api-key.entity.js';
 import { OrganizationKeyRecords } from '../organization-key-records.js';
 import { OrganizationKeysService } from '../organization-keys.service.js';
 

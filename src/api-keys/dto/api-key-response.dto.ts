@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { ApiIdProperty, ApiTimestampProperty } from '../../openapi/api-properties.js';
-import { ApiKeyType } from '../api-key-type.js';
-import type { ApiKey } from '../entities/api-key.entity.js';
+import { ApiKeyType } from '../../keys/api-key-type.js';
+import type { ApiKey } from '../../keys/api-key.entity.js';
 
 @ApiSchema({ name: 'ApiKey' })
 export class ApiKeyResponseDto {

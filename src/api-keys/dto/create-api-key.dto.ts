@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions, type Example
 import { IsIn, isISO8601, IsUUID } from 'class-validator';
 import { customRule, IsLabel, IsOmittable } from '../../validation/validation.decorators.js';
 import { documentedModel, namedOneOf } from '../../openapi/documented-models.js';
-import { ApiKeyType, CREATABLE_API_KEY_TYPES, type CreatableApiKeyType } from '../api-key-type.js';
+import { ApiKeyType, CREATABLE_API_KEY_TYPES, type CreatableApiKeyType } from '../../keys/api-key-type.js';
 
 /** A full date-time with a time zone (Z or an offset); fractions of a second are allowed. */
 const DATE_TIME_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;

@@ -1,6 +1,6 @@
 import { Column, Entity } from 'typeorm';
-import { TimestampedEntity } from '../../database/timestamped.entity.js';
-import { ApiKeyType } from '../api-key-type.js';
+import { TimestampedEntity } from '../database/timestamped.entity.js';
+import { ApiKeyType } from './api-key-type.js';
 
 @Entity('api_keys')
 export class ApiKey extends TimestampedEntity {
