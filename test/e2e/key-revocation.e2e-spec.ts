@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { digestApiKey } from '../../src/api-keys/api-key-material.js';
+import { digestApiKey } from '../../src/keys/api-key-material.js';
 import { bodyOf, errorOf } from '../support/api.js';
 import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
 import { sampleValue } from '../../src/metrics/prometheus-text.js';

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
-import { apiKeyRecord } from '../../src/api-keys/api-key-record.js';
-import { ApiKeyType } from '../../src/api-keys/api-key-type.js';
+import { apiKeyRecord } from '../../src/keys/api-key-record.js';
+import { ApiKeyType } from '../../src/keys/api-key-type.js';
 import type { TestApp } from './test-app.js';
 
 export const OTHER_ORGANIZATION_KEY = 'ok_test0other0organization09lmoY8w0PQWPrdiIfejv6rGs';
