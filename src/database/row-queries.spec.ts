@@ -28,10 +28,8 @@ class RecordedStatements implements StatementRunner {
 const WORKSPACE = '11111111-1111-4111-8111-111111111111';
 const ASSISTANT = '22222222-2222-4222-8222-222222222222';
 const TOOL = '33333333-3333-4333-8333-333333333333';
-const ROW_BYTES =
-  '(coalesce(octet_length("id"::text), 0) + coalesce(octet_length("created_at"::text), 0) + coalesce(octet_length("updated_at"::text), 0)' +
-  ' + coalesce(octet_length("workspace_id"::text), 0) + coalesce(octet_length("assistant_id"::text), 0) + coalesce(octet_length("type"), 0)' +
-  ' + coalesce(octet_length("settings"::text), 0) + coalesce(octet_length("mcp_server_id"::text), 0))';
+// Fixed-width columns as one constant: four uuids (36) and two timestamptz (32).
+const ROW_BYTES = '(octet_length("type") + coalesce(octet_length("settings"::text), 0) + 208)';
 
 let dataSource: DataSource;
 
@@ -75,9 +73,9 @@ describe('RowQueries SQL', () => {
     expect(recorded.sent).toEqual([
       {
         sql:
-          'SELECT * FROM ( SELECT listed.*, sum("row_bytes") OVER byPosition - "row_bytes" AS "bytes_before", count(*) OVER () AS "fetched" ' +
-          `FROM (SELECT *, ${ROW_BYTES} AS "row_bytes" FROM "tools" WHERE "assistant_id" = $1 AND "workspace_id" = $2 ORDER BY "created_at", "id" LIMIT $3) listed ` +
-          'WINDOW byPosition AS (ORDER BY "created_at", "id") ) page WHERE "bytes_before" < $4 ORDER BY "created_at", "id" LIMIT $5',
+          `SELECT * FROM ( SELECT listed.*, sum(${ROW_BYTES}) OVER byPosition AS "bytes_before", lead(true) OVER byPosition AS "followed" ` +
+          'FROM (SELECT * FROM "tools" WHERE "assistant_id" = $1 AND "workspace_id" = $2 ORDER BY "created_at", "id" LIMIT $3) listed ' +
+          'WINDOW byPosition AS (ORDER BY "created_at", "id" ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) ) page WHERE coalesce("bytes_before", 0) < $4 ORDER BY "created_at", "id" LIMIT $5',
         parameters: [ASSISTANT, WORKSPACE, 21, 1_000_000, 20],
       },
     ]);
@@ -90,20 +88,21 @@ describe('RowQueries SQL', () => {
     expect(recorded.sent).toEqual([
       {
         sql:
-          'SELECT * FROM ( SELECT listed.*, sum("row_bytes") OVER byPosition - "row_bytes" AS "bytes_before", count(*) OVER () AS "fetched" ' +
-          `FROM (SELECT *, ${ROW_BYTES} AS "row_bytes" FROM "tools" WHERE "workspace_id" = $1 AND ("created_at", "id") > ($2, $3) ORDER BY "created_at", "id" LIMIT $4) listed ` +
-          'WINDOW byPosition AS (ORDER BY "created_at", "id") ) page WHERE "bytes_before" < $5 ORDER BY "created_at", "id" LIMIT $6',
+          `SELECT * FROM ( SELECT listed.*, sum(${ROW_BYTES}) OVER byPosition AS "bytes_before", lead(true) OVER byPosition AS "followed" ` +
+          'FROM (SELECT * FROM "tools" WHERE "workspace_id" = $1 AND ("created_at", "id") > ($2, $3) ORDER BY "created_at", "id" LIMIT $4) listed ' +
+          'WINDOW byPosition AS (ORDER BY "created_at", "id" ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) ) page WHERE coalesce("bytes_before", 0) < $5 ORDER BY "created_at", "id" LIMIT $6',
         parameters: [WORKSPACE, createdAt, TOOL, 3, 500, 2],
       },
     ]);
   });
 
-  it('pageInListOrder: more when the database fetched more rows than it returned', async () => {
-    const { rows } = toolRows([{ id: TOOL, fetched: '3' }]);
+  it('pageInListOrder: more when a fetched row follows the last one returned, and only then', async () => {
+    const { rows } = toolRows([{ id: TOOL, followed: true }]);
     const page = await rows.pageInListOrder({ workspaceId: WORKSPACE }, 2, 1);
     expect(page.more).toBe(true);
     expect(page.rows).toHaveLength(1);
     expect(page.rows[0]).toBeInstanceOf(Tool);
+    await expect(toolRows([{ id: TOOL, followed: null }]).rows.pageInListOrder({ workspaceId: WORKSPACE }, 2, 1)).resolves.toMatchObject({ more: false });
   });
 
   it('insert: the columns any row sets, DEFAULT where a row leaves one out, JSON as text', async () => {

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { Assistant } from '../../src/assistants/entities/assistant.entity.js';
 import { Database } from '../../src/database/database.js';
 import { Transactions } from '../../src/database/request-transaction.js';
+import type { ListPosition } from '../../src/database/page-cursor.js';
 import { RowQueries } from '../../src/database/row-queries.js';
 import { UNKNOWN_ID } from '../support/unknown.js';
 import { bootstrapWorkspaceId, createAssistant } from '../support/resources.js';
@@ -59,6 +60,23 @@ describe('RowQueries against the database', () => {
     const [deleted] = await rows.deleteReturning({ id: made[0].id, workspaceId });
     expect(deleted).toMatchObject({ id: made[0].id, name: 'b' });
     await expect(rows.findOne({ id: made[0].id })).resolves.toBeNull();
+  });
+
+  it('pageInListOrder stops at the limit or at the first row past the byte budget, the first row always, and says whether rows follow', async () => {
+    const instructions = 'x'.repeat(10_000);
+    const first = await createAssistant(t.api(), { name: 'a', instructions });
+    for (const name of ['b', 'c']) await createAssistant(t.api(), { name, instructions });
+    const page = async (limit: number, byteBudget: number, position?: ListPosition) => {
+      const { rows: listed, more } = await rows.pageInListOrder({ workspaceId }, limit, byteBudget, position);
+      return { names: listed.map(({ name }) => name), more };
+    };
+    await expect(page(3, 1)).resolves.toEqual({ names: ['a'], more: true });
+    await expect(page(3, 15_000)).resolves.toEqual({ names: ['a', 'b'], more: true });
+    await expect(page(2, 1_000_000)).resolves.toEqual({ names: ['a', 'b'], more: true });
+    await expect(page(3, 1_000_000)).resolves.toEqual({ names: ['a', 'b', 'c'], more: false });
+    const after = { createdAt: new Date(first.createdAt), id: first.id };
+    await expect(page(3, 15_000, after)).resolves.toEqual({ names: ['b', 'c'], more: false });
+    await expect(page(1, 1, after)).resolves.toEqual({ names: ['b'], more: true });
   });
 
   it('statements bound to a transaction of Transactions.run go in it, and its rollback undoes them', async () => {
