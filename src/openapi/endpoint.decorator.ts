@@ -1,11 +1,11 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiBody, type ApiBodyOptions, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import { PublicRoute } from '../auth/auth.decorators.js';
-import { ApiErrorResponses, ApiErrorResponsesOtherThan, ApiPublicRouteErrorResponses } from './api-error-responses.decorator.js';
-import { ApiPageResponse } from './api-page-response.decorator.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
+import { ApiErrorResponses, ApiErrorResponsesOtherThan, ApiPublicRouteErrorResponses } from './api-error-responses.decorator.js';
 import { ApiIdempotencyKey } from './api-idempotency-key.decorator.js';
 import { ApiOneOfResponse, type OneOfResponse } from './api-one-of-response.decorator.js';
+import { ApiPageResponse } from './api-page-response.decorator.js';
 
 interface SuccessBody {
   description: string;
@@ -41,7 +41,7 @@ export type EndpointOptions = {
   uuidParams?: string[];
   /** Needed only when the body's class alone does not say it all: a oneOf schema, examples. */
   body?: ApiBodyOptions;
-  /** Honours `Idempotency-Key` (see Idempotent). */
+  /** Honours `Idempotency-Key` (see Idempotent and ApiIdempotencyKey). */
   idempotent?: boolean;
 } & Success &
   Access;
