@@ -4,9 +4,7 @@ import { countRows } from '../support/database-rows.js';
 import { ISO_UTC, UNAUTHORIZED } from '../support/expected.js';
 import { bootstrapWorkspaceId } from '../support/resources.js';
 import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
-
-const API_KEYS = '/api/cloud/api-keys';
-const ASSISTANTS = '/api/cloud/assistants';
+import { API_KEYS, ASSISTANTS } from '../support/paths.js';
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 

@@ -6,8 +6,8 @@ import { bootstrapWorkspaceId, createPublicKey, seedSecondWorkspace } from '../s
 import { eventually } from '../support/service-client.js';
 import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { UNKNOWN_ID } from '../support/unknown.js';
+import { API_KEYS } from '../support/paths.js';
 
-const API_KEYS = '/api/cloud/api-keys';
 const API_KEY = '/api/cloud/api-keys/{apiKeyId}';
 const byId = (apiKeyId: string) => ({ params: { path: { apiKeyId } } });
 

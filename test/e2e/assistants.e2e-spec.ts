@@ -5,8 +5,8 @@ import { ISO_UTC, UNAUTHORIZED, UUID } from '../support/expected.js';
 import { createAssistant, createFunction, createMcpServer, createPublicKey, createTool, secondWorkspaceApi } from '../support/resources.js';
 import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { UNKNOWN_ID, UNKNOWN_KEY } from '../support/unknown.js';
+import { ASSISTANTS } from '../support/paths.js';
 
-const ASSISTANTS = '/api/cloud/assistants';
 const ASSISTANT = '/api/cloud/assistants/{assistantId}';
 const INITIAL_MESSAGES = '/api/cloud/assistants/{assistantId}/initial-messages';
 

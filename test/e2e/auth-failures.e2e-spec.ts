@@ -5,11 +5,10 @@ import { bodyOf, errorOf } from '../support/api.js';
 import { UNAUTHORIZED } from '../support/expected.js';
 import { REDIS_URL, uniqueRedisPrefix } from '../support/redis.js';
 import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { ASSISTANTS, WORKSPACES } from '../support/paths.js';
 
 const madeUpKey = () => `sk_${randomBytes(32).toString('base64url')}`;
 const from = (address: string) => ({ headers: { 'X-Forwarded-For': address } });
-const ASSISTANTS = '/api/cloud/assistants';
-const WORKSPACES = '/api/cloud/workspaces';
 
 describe.each([
   ['in process memory', () => ({})],

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type Api, bodyOf } from '../support/api.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-
-const TASKS = '/api/cloud/tasks';
+import { TASKS } from '../support/paths.js';
 
 /**
  * Many requests at once, each checked against its own answer: on the embedded database a driver

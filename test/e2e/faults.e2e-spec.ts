@@ -9,9 +9,8 @@ import { ServiceProcess } from '../support/service-process.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { PRIVATE_KEY } from '../support/test-app.js';
 import { UNKNOWN_ID, UNKNOWN_KEY } from '../support/unknown.js';
+import { ASSISTANTS, TASKS } from '../support/paths.js';
 
-const ASSISTANTS = '/api/cloud/assistants';
-const TASKS = '/api/cloud/tasks';
 const SCHEDULE = { start: '2099-01-01T09:00:00', timeZone: 'UTC' };
 const SERVICE_ENV = { BOOTSTRAP_PRIVATE_KEY: PRIVATE_KEY };
 

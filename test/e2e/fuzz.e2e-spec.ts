@@ -10,8 +10,7 @@ import { documentedFields, fieldsOf, type Schema } from '../support/fuzz/schema-
 import { FuzzWorld } from '../support/fuzz/world.js';
 import { createAssistant } from '../support/resources.js';
 import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
-
-const ASSISTANTS = '/api/cloud/assistants';
+import { ASSISTANTS } from '../support/paths.js';
 
 /** Runs per route group and seed; `FUZZ_RUNS=2000 FUZZ_SEED=… npm test -- test/e2e/fuzz` for a long run. */
 const RUNS = integerFromEnvironment('FUZZ_RUNS', 30);

@@ -6,9 +6,8 @@ import { DatabaseSnapshots } from '../support/fuzz/snapshot.js';
 import { createAssistant, createTask } from '../support/resources.js';
 import { functionBody } from '../support/function-bodies.js';
 import { PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { ASSISTANTS, TASKS } from '../support/paths.js';
 
-const ASSISTANTS = '/api/cloud/assistants';
-const TASKS = '/api/cloud/tasks';
 const TASK = '/api/cloud/tasks/{taskId}';
 const badRequest = (message: string) => ({ error: 'Bad Request', message });
 const DIGEST = { title: 'Digest', message: 'Summarise' };

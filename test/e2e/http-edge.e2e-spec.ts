@@ -10,9 +10,8 @@ import { firstAnswer, rawExchange, TricklingClient } from '../support/raw-connec
 import { ServiceProcess } from '../support/service-process.js';
 import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { UNKNOWN_ID, UNKNOWN_KEY } from '../support/unknown.js';
+import { ASSISTANTS, TASKS } from '../support/paths.js';
 
-const ASSISTANTS = '/api/cloud/assistants';
-const TASKS = '/api/cloud/tasks';
 const JSON_TYPE = /^application\/json; charset=utf-8$/;
 
 function portOf(t: TestApp): number {

@@ -8,9 +8,9 @@ import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/
 import { checkedFetch } from '../support/openapi-check.js';
 import { ServiceProcess } from '../support/service-process.js';
 import { PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { ASSISTANTS } from '../support/paths.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const ASSISTANTS = '/api/cloud/assistants';
 const requestId = (id: string) => ({ headers: { 'X-Request-Id': id } });
 
 describe('Security headers and X-Request-Id (one app, default settings)', () => {

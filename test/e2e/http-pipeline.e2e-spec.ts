@@ -4,8 +4,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { DataSource } from 'typeorm';
 import { bodyOf, errorOf } from '../support/api.js';
 import { PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
-
-const API_KEYS = '/api/cloud/api-keys';
+import { API_KEYS } from '../support/paths.js';
 
 describe('HTTP pipeline', () => {
   let t: TestApp;

@@ -16,10 +16,10 @@ import { OTHER_ORGANIZATION_KEY, seedSecondOrganization } from '../support/secon
 import { ServiceProcess } from '../support/service-process.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { ASSISTANTS } from '../support/paths.js';
 
 type Body = Record<string, unknown>;
 
-const ASSISTANTS = '/api/cloud/assistants';
 const handler = (url: string) => ({ type: 'REQUEST', requestHandler: { url, method: 'POST' } });
 const schedule = { start: '2099-01-01T09:00:00', timeZone: 'UTC' };
 

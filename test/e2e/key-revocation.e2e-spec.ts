@@ -7,9 +7,7 @@ import { eventually } from '../support/service-client.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { bootstrapWorkspaceId } from '../support/resources.js';
 import { ORGANIZATION_KEY, startTestApp, type TestApp } from '../support/test-app.js';
-
-const API_KEYS = '/api/cloud/api-keys';
-const ASSISTANTS = '/api/cloud/assistants';
+import { API_KEYS, ASSISTANTS } from '../support/paths.js';
 
 /**
  * Staging the race needs the key lookup and the revocation on two connections at once, one of

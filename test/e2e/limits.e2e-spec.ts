@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { OPENAPI_SPEC } from '../support/openapi-documents.js';
 import { createAssistant, createFunction, createPublicKey, createTask } from '../support/resources.js';
 import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
-
-const ASSISTANTS = '/api/cloud/assistants';
+import { ASSISTANTS } from '../support/paths.js';
 
 type Body = Record<string, unknown>;
 type Method = 'post' | 'patch' | 'put' | 'get';

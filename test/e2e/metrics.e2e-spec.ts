@@ -6,8 +6,8 @@ import { parseSamples, sampleValue } from '../../src/metrics/prometheus-text.js'
 import { createAssistant } from '../support/resources.js';
 import { PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { UNKNOWN_ID } from '../support/unknown.js';
+import { ASSISTANTS } from '../support/paths.js';
 
-const ASSISTANTS = '/api/cloud/assistants';
 const ASSISTANT = '/api/cloud/assistants/{assistantId}';
 const ASSISTANT_ROUTE = '/api/cloud/assistants/:assistantId';
 

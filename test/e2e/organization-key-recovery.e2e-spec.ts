@@ -8,10 +8,9 @@ import { type FreshDatabase, freshDatabase } from '../support/fresh-database.js'
 import { OTHER_ORGANIZATION_KEY, seedSecondOrganization } from '../support/second-organization.js';
 import { ORGANIZATION_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { UNKNOWN_ID } from '../support/unknown.js';
+import { API_KEYS, WORKSPACES } from '../support/paths.js';
 
 const CLI = resolve('dist/api-keys/cli/mint-organization-key.js');
-const API_KEYS = '/api/cloud/api-keys';
-const WORKSPACES = '/api/cloud/workspaces';
 const MINTED = /^Minted organization key [0-9a-f-]{36} \("[^"]*"\) for organization ([0-9a-f-]{36}):\n {2}(ok_[A-Za-z0-9_-]{43})\nStore it now/;
 
 interface Run {

@@ -7,10 +7,9 @@ import { seedSecondWorkspace } from '../support/resources.js';
 import { OTHER_ORGANIZATION_KEY, seedSecondOrganization } from '../support/second-organization.js';
 import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { UNKNOWN_ID } from '../support/unknown.js';
+import { API_KEYS, WORKSPACES } from '../support/paths.js';
 
-const API_KEYS = '/api/cloud/api-keys';
 const API_KEY = '/api/cloud/api-keys/{apiKeyId}';
-const WORKSPACES = '/api/cloud/workspaces';
 const NOT_FOUND = { error: 'Not Found', message: 'API key not found' };
 const LAST_LIVE_KEY = {
   error: 'Conflict',

@@ -4,9 +4,8 @@ import { type Api, bodyOf } from '../support/api.js';
 import { ISO_UTC, UUID } from '../support/expected.js';
 import { bootstrapWorkspaceId, createAssistant, createFunction, createMcpServer, createPublicKey, createTask, createTool, seedSecondWorkspace } from '../support/resources.js';
 import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { ASSISTANTS, TASKS } from '../support/paths.js';
 
-const ASSISTANTS = '/api/cloud/assistants';
-const TASKS = '/api/cloud/tasks';
 const NEXT_LINK = /^<(\/api\/cloud\/[^>]+)>; rel="next"$/;
 const CURSOR = '[A-Za-z0-9_-]+';
 

@@ -13,9 +13,8 @@ import { TcpProxy } from '../support/tcp-proxy.js';
 import { seedSecondWorkspace } from '../support/resources.js';
 import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { UNKNOWN_KEY } from '../support/unknown.js';
+import { ASSISTANTS, WORKSPACES } from '../support/paths.js';
 
-const ASSISTANTS = '/api/cloud/assistants';
-const WORKSPACES = '/api/cloud/workspaces';
 const from = (address: string) => ({ headers: { 'X-Forwarded-For': address } });
 
 const STORES = [

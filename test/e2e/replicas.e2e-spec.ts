@@ -9,10 +9,7 @@ import { eventually } from '../support/service-client.js';
 import { ServiceProcess } from '../support/service-process.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { ORGANIZATION_KEY, PRIVATE_KEY } from '../support/test-app.js';
-
-const API_KEYS = '/api/cloud/api-keys';
-const ASSISTANTS = '/api/cloud/assistants';
-const WORKSPACES = '/api/cloud/workspaces';
+import { API_KEYS, ASSISTANTS, WORKSPACES } from '../support/paths.js';
 
 const REVOKED_EVERYWHERE_WITHIN_MS = 100;
 /** The listener retries with a backoff of at most 5 s. */

@@ -9,8 +9,8 @@ import { RestartableApp } from '../support/restartable-app.js';
 import { functionBody } from '../support/function-bodies.js';
 import { newEncryptionKey, secretValue } from '../support/secret-values.js';
 import { PRIVATE_KEY, type TestApp } from '../support/test-app.js';
+import { ASSISTANTS } from '../support/paths.js';
 
-const ASSISTANTS = '/api/cloud/assistants';
 const SERVERS = '/api/cloud/assistants/{assistantId}/mcp-servers';
 const FUNCTIONS = '/api/cloud/assistants/{assistantId}/functions';
 

@@ -5,8 +5,8 @@ import { ISO_UTC, UNAUTHORIZED, UUID } from '../support/expected.js';
 import { createPublicKey, createTask, secondWorkspaceApi, TASK_INPUT } from '../support/resources.js';
 import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { UNKNOWN_ID, UNKNOWN_KEY } from '../support/unknown.js';
+import { TASKS } from '../support/paths.js';
 
-const TASKS = '/api/cloud/tasks';
 const TASK = '/api/cloud/tasks/{taskId}';
 
 const NOT_FOUND = { error: 'Not Found', message: 'Task not found' };

@@ -3,8 +3,8 @@ import { DataSource } from 'typeorm';
 import { createAssistant } from '../support/resources.js';
 import { functionBody } from '../support/function-bodies.js';
 import { PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { ASSISTANTS } from '../support/paths.js';
 
-const ASSISTANTS = '/api/cloud/assistants';
 const badRequest = (message: string) => ({ error: 'Bad Request', message });
 
 /**

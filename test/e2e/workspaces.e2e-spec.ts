@@ -4,8 +4,7 @@ import { ISO_UTC, UNAUTHORIZED, UUID } from '../support/expected.js';
 import { createPublicKey } from '../support/resources.js';
 import { OTHER_ORGANIZATION_KEY, seedSecondOrganization } from '../support/second-organization.js';
 import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
-
-const WORKSPACES = '/api/cloud/workspaces';
+import { WORKSPACES } from '../support/paths.js';
 
 describe('Workspaces', () => {
   let t: TestApp;

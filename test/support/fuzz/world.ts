@@ -8,10 +8,10 @@ import { UNKNOWN_ID, UNKNOWN_KEY } from '../unknown.js';
 import { OPERATIONS, parametersOf, PLACEHOLDER, TABLE_OF_PARAMETER } from './operations.js';
 import { type AuthChoice, type FuzzRequest, type IdChoice, percentEncode } from './requests.js';
 import { DatabaseSnapshots } from './snapshot.js';
+import { ASSISTANTS } from '../paths.js';
 
 export const IDEMPOTENCY_KEY = 'Idempotency-Key';
 
-const ASSISTANTS = '/api/cloud/assistants';
 const FUNCTION = { openapiSpec: OPENAPI_SPEC, handler: { type: 'REQUEST', requestHandler: { url: 'https://api.example.com/orders', method: 'POST' } } };
 const TASK = { title: 'Daily', message: 'Summarise', schedule: { start: '2026-12-01T09:30:00', timeZone: 'Europe/Berlin' } };
 const SSE_SERVER = { transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse' } };
