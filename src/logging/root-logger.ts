@@ -4,16 +4,19 @@ import { pino, type Logger } from 'pino';
 import pinoPretty from 'pino-pretty';
 import type { AppConfig, LogFormat } from '../config/app-config.js';
 import { pinoLevel } from '../config/log-levels.js';
+import { jsonLinesInBlocks } from './json-lines.js';
 
 /**
- * One event per line on stdout: JSON (written asynchronously; pino flushes what is pending on exit),
- * or on a terminal readable lines. The readable stream is synchronous and in this thread: a pino
- * transport would run it in a worker that can lose the last lines when the process exits.
+ * One event per line on stdout: JSON (written asynchronously in blocks, see json-lines.ts), or on a
+ * terminal readable lines. The readable stream is synchronous and in this thread: a pino transport
+ * would run it in a worker that can lose the last lines when the process exits.
  * Nothing here logs a request or response object: request-logging.ts picks the fields it names.
  */
 export function createRootLogger({ logLevel, logFormat }: Pick<AppConfig, 'logLevel' | 'logFormat'>): Logger {
   const options = { level: pinoLevel(logLevel), timestamp: pino.stdTimeFunctions.isoTime, base: { pid: process.pid } };
-  return effectiveFormat(logFormat) === 'pretty' ? pino(options, readableLines()) : pino(options);
+  if (effectiveFormat(logFormat) === 'pretty') return pino(options, readableLines());
+  const { destination, noteWritten } = jsonLinesInBlocks();
+  return pino({ ...options, hooks: { streamWrite: noteWritten } }, destination);
 }
 
 function effectiveFormat(configured: LogFormat | undefined): LogFormat {
@@ -37,6 +40,7 @@ function readableLines(): pinoPretty.PrettyStream {
  */
 export function writeAfterLogged(logger: Logger, text: string): void {
   (logger as unknown as Record<symbol, NodeJS.WritableStream>)[pino.symbols.streamSym].write(text);
+  logger.flush();
 }
 
 /** Nest's start-up wiring: one line per module and per route (about 80), worth reading only when debugging. */

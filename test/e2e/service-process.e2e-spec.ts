@@ -69,6 +69,31 @@ describe('The built service as a process (node dist/main.js)', () => {
     expect(await exitCode).toBe(0);
   });
 
+  it('writes a request\'s log line within a second on a quiet service', async () => {
+    const service = await ServiceProcess.start({ ...database.env, BOOTSTRAP_PRIVATE_KEY: PRIVATE_KEY, LOG_FORMAT: 'json' });
+    try {
+      const response = await checkedFetch(`http://127.0.0.1:${service.port}/api/cloud/api-keys`, { headers: { Authorization: `Bearer ${PRIVATE_KEY}` } });
+      const requestId = response.headers.get('x-request-id')!;
+      await expect(linesWithin(service, requestId, 1000)).resolves.toEqual([expect.objectContaining({ requestId, status: 200, msg: 'request completed' })]);
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it('has written the log line of every request answered when it exits on SIGTERM', async () => {
+    const service = await ServiceProcess.start({ ...database.env, BOOTSTRAP_PRIVATE_KEY: PRIVATE_KEY, LOG_FORMAT: 'json' });
+    const answered: string[] = [];
+    for (let batch = 0; batch < 10; batch++) {
+      const responses = await Promise.all(
+        Array.from({ length: 30 }, () => checkedFetch(`http://127.0.0.1:${service.port}/api/cloud/api-keys`, { headers: { Authorization: `Bearer ${PRIVATE_KEY}` } })),
+      );
+      answered.push(...responses.map((response) => response.headers.get('x-request-id')!));
+    }
+    expect(await service.stop('SIGTERM')).toBe(0);
+    const logged = new Set(jsonLines(service.output).map((line) => line.requestId));
+    expect(answered.filter((requestId) => !logged.has(requestId))).toEqual([]);
+  });
+
   (onPostgresServer ? it : it.skip)('two processes started at once on one new database both become healthy, with one organization', async () => {
     const [a, b] = await Promise.all([ServiceProcess.start(database.env), ServiceProcess.start(database.env)]);
     try {
@@ -85,3 +110,20 @@ describe('The built service as a process (node dist/main.js)', () => {
     }
   });
 });
+
+function jsonLines(output: string): Record<string, unknown>[] {
+  return output
+    .split('\n')
+    .slice(0, -1)
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+async function linesWithin(service: ServiceProcess, requestId: string, ms: number): Promise<Record<string, unknown>[]> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const lines = jsonLines(service.output).filter((line) => line.requestId === requestId);
+    if (lines.length > 0 || Date.now() > deadline) return lines;
+    await new Promise((done) => setTimeout(done, 20));
+  }
+}
