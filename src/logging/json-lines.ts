@@ -3,15 +3,15 @@ import { type DestinationStream, pino } from 'pino';
 /** Under load, JSON lines reach stdout in blocks of at least this many bytes… */
 const BLOCK_BYTES = 8192;
 
-/** …and in a quieter process, no later than this after they were logged. */
-const LATEST_WRITE_MS = 100;
+/** …and in a quieter process within two of these periods after they were logged. */
+const FLUSH_PERIOD_MS = 100;
 
 /**
  * stdout for JSON lines, written asynchronously in blocks. Each write is a system call on a libuv
  * worker thread, and written a few lines at a time (pino's default) they took about 8% of a busy
  * service's CPU. What is still buffered is written when the process exits, also after an uncaught
  * exception (pino's exit hook); a process killed outright (SIGKILL, out of memory) loses at most
- * the lines of its last LATEST_WRITE_MS.
+ * the lines of its last 2 × FLUSH_PERIOD_MS.
  */
 export function jsonLinesInBlocks(): { destination: DestinationStream; noteWritten: (line: string) => string } {
   const destination = pino.destination({ dest: 1, sync: false, minLength: BLOCK_BYTES });
@@ -21,7 +21,7 @@ export function jsonLinesInBlocks(): { destination: DestinationStream; noteWritt
     if (ticksToFlush === 0) return;
     ticksToFlush--;
     destination.flush();
-  }, LATEST_WRITE_MS).unref();
+  }, FLUSH_PERIOD_MS).unref();
   return {
     destination,
     noteWritten: (line) => {

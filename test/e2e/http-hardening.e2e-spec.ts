@@ -5,6 +5,7 @@ import pg from 'pg';
 import { type Api, bodyOf, clientOnPort, errorOf } from '../support/api.js';
 import { UUID } from '../support/expected.js';
 import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
+import { jsonLogLines, type LogLine } from '../support/log-lines.js';
 import { checkedFetch } from '../support/openapi-check.js';
 import { ServiceProcess } from '../support/service-process.js';
 import { PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
@@ -107,7 +108,7 @@ describe('The built service: logs and Swagger UI in a browser', () => {
   });
 
   it('writes its own lines as JSON, the start-up one included', () => {
-    const listening = jsonLines(service.output).find((line) => /^Listening on port \d+; Swagger UI at \/docs$/.test(line.msg as string));
+    const listening = jsonLogLines(service.output).find((line) => /^Listening on port \d+; Swagger UI at \/docs$/.test(line.msg as string));
     expect(listening).toEqual(expect.objectContaining({ level: 30, context: 'Main', time: expect.any(String) }));
   });
 
@@ -219,22 +220,13 @@ describe('LOG_LEVEL', () => {
     }
     expect(exitCode).toBe(0);
     expect(service.output).toContain('Bootstrapped an empty database');
-    expect(jsonLines(service.output)).toEqual([]);
+    expect(jsonLogLines(service.output)).toEqual([]);
   });
 });
 
-type LogLine = Record<string, unknown>;
-
-function jsonLines(output: string): LogLine[] {
-  return output
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as LogLine);
-}
-
 /** The log lines of one request; its last line is written as the response finishes, so it may trail the response. */
 async function loggedFor(service: ServiceProcess, requestId: string, count = 1): Promise<LogLine[]> {
-  const lines = () => jsonLines(service.output).filter((line) => line.requestId === requestId);
+  const lines = () => jsonLogLines(service.output).filter((line) => line.requestId === requestId);
   await waitFor(async () => lines().length >= count);
   return lines();
 }

@@ -208,12 +208,14 @@ describe('Redis going away (behind a TCP proxy): requests are still served, limi
     expect(during.filter(({ ms }) => ms > 1000)).toEqual([]);
     expect(await eventually(async () => (await degraded()) === 1, 3000)).toBe(true);
     await send(service.port, 'GET', '/health');
+    // Log lines reach stdout within 0.2 s (src/logging/json-lines.ts).
+    expect(await eventually(async () => outageLines().length > 0, 1000)).toBe(true);
     expect(outageLines()).toHaveLength(1);
     expect(outageLines()[0]).not.toContain('redis://');
 
     await proxy.restore();
     expect(await eventually(async () => (await degraded()) === 0, 5000)).toBe(true);
-    expect(service.output).toContain('Redis answers again');
+    expect(await eventually(async () => service.output.includes('Redis answers again'), 1000)).toBe(true);
     if (outage === 'cut') {
       // Counted in Redis again, where the key had used 2 of 4 before the outage.
       expect(await remaining()).toMatchObject({ status: 200, remaining: '1' });

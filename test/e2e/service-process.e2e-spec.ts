@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import pg from 'pg';
 import { bodyOf, clientOnPort } from '../support/api.js';
 import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
+import { jsonLogLines, type LogLine } from '../support/log-lines.js';
 import { checkedFetch } from '../support/openapi-check.js';
 import { createPublicKey } from '../support/resources.js';
 import { ServiceProcess } from '../support/service-process.js';
@@ -90,7 +91,7 @@ describe('The built service as a process (node dist/main.js)', () => {
       answered.push(...responses.map((response) => response.headers.get('x-request-id')!));
     }
     expect(await service.stop('SIGTERM')).toBe(0);
-    const logged = new Set(jsonLines(service.output).map((line) => line.requestId));
+    const logged = new Set(jsonLogLines(service.output).map((line) => line.requestId));
     expect(answered.filter((requestId) => !logged.has(requestId))).toEqual([]);
   });
 
@@ -111,18 +112,10 @@ describe('The built service as a process (node dist/main.js)', () => {
   });
 });
 
-function jsonLines(output: string): Record<string, unknown>[] {
-  return output
-    .split('\n')
-    .slice(0, -1)
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
-async function linesWithin(service: ServiceProcess, requestId: string, ms: number): Promise<Record<string, unknown>[]> {
+async function linesWithin(service: ServiceProcess, requestId: string, ms: number): Promise<LogLine[]> {
   const deadline = Date.now() + ms;
   for (;;) {
-    const lines = jsonLines(service.output).filter((line) => line.requestId === requestId);
+    const lines = jsonLogLines(service.output).filter((line) => line.requestId === requestId);
     if (lines.length > 0 || Date.now() > deadline) return lines;
     await new Promise((done) => setTimeout(done, 20));
   }
