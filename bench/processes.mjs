@@ -15,19 +15,19 @@ const BENCH_RATE_LIMIT = 1_000_000;
 /** Keys of this run alone on a Redis others may share. */
 const REDIS_PREFIX = `amc-bench:${process.pid}`;
 
-/** The V8 flags of `npm start` and of the image's CMD. */
-const SERVICE_NODE_FLAGS = ['--heap-growing-percent=150'];
+/** The V8 flags of `npm start` and of the image's CMD; the floor runs with them too. */
+const NODE_FLAGS = ['--heap-growing-percent=150', '--max-semi-space-size=32'];
 
 /**
  * Runs `node <script>` and resolves once it logs "Listening on port N", with the time that took.
  * Its output goes to a file, as a container runtime would take it: read through a pipe, the log
  * line of every request would cost the load generator's process (on the same 2 cores) as well.
  */
-export async function startProcess(script, env, nodeFlags = []) {
+export async function startProcess(script, env) {
   const started = performance.now();
   const logFile = join(tmpdir(), `amc-bench-${process.pid}-${basename(script)}-${Math.round(started)}.log`);
   const output = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [...nodeFlags, script], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, script], {
     // As in production: the request log and the rate limit on (in Redis when REDIS_URL is set), with a
     // limit the benchmark's one key never reaches, so that every request is counted and none refused.
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'log', RATE_LIMIT_REQUESTS: String(BENCH_RATE_LIMIT), RATE_LIMIT_REDIS_PREFIX: REDIS_PREFIX, ...env },
@@ -49,7 +49,7 @@ export async function startProcess(script, env, nodeFlags = []) {
 
 /** Starts the built service and waits for /health to answer 200; `healthyAfterMs` counts from the spawn. */
 export async function startService(env) {
-  const service = await startProcess('dist/main.js', { BOOTSTRAP_PRIVATE_KEY: PRIVATE_KEY, ...env }, SERVICE_NODE_FLAGS);
+  const service = await startProcess('dist/main.js', { BOOTSTRAP_PRIVATE_KEY: PRIVATE_KEY, ...env });
   for (;;) {
     const response = await fetch(`${service.url}/health`).catch(() => undefined);
     if (response?.status === 200) break;

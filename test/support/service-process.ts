@@ -4,10 +4,10 @@ import { resolve } from 'node:path';
 
 const ENTRY = resolve('dist/main.js');
 /** As in the image's CMD and `npm start`. */
-const NODE_FLAGS = ['--heap-growing-percent=150'];
+const NODE_FLAGS = ['--heap-growing-percent=150', '--max-semi-space-size=32'];
 const START_TIMEOUT_MS = 60_000;
 
-/** The built service run as its container runs it: `node --heap-growing-percent=150 dist/main.js` with a given environment. */
+/** The built service run as its container runs it: `node --heap-growing-percent=150 --max-semi-space-size=32 dist/main.js` with a given environment. */
 export class ServiceProcess {
   output = '';
   private exited: Promise<number | null>;
