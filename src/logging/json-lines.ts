@@ -8,7 +8,7 @@ const FLUSH_PERIOD_MS = 100;
 
 /**
  * stdout for JSON lines, written asynchronously in blocks. Each write is a system call on a libuv
- * worker thread, and written a few lines at a time (pino's default) they took about 8% of a busy
+ * worker thread, and written a few lines at a time (pino's default) they took about 7% of a busy
  * service's CPU. What is still buffered is written when the process exits, also after an uncaught
  * exception (pino's exit hook); a process killed outright (SIGKILL, out of memory) loses at most
  * the lines of its last 2 × FLUSH_PERIOD_MS.

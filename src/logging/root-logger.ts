@@ -36,7 +36,8 @@ function readableLines(): pinoPretty.PrettyStream {
 
 /**
  * Plain text onto the logger's own destination, so that it follows every line logged before it: JSON
- * lines are written asynchronously, and a direct process.stdout.write could overtake them.
+ * lines are written asynchronously, and a direct process.stdout.write could overtake them. Written at
+ * once, not when the next block is due.
  */
 export function writeAfterLogged(logger: Logger, text: string): void {
   (logger as unknown as Record<symbol, NodeJS.WritableStream>)[pino.symbols.streamSym].write(text);
