@@ -5,8 +5,9 @@ import pg from 'pg';
 import { type Api, bodyOf, clientOnPort, errorOf } from '../support/api.js';
 import { UUID } from '../support/expected.js';
 import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
-import { jsonLogLines, type LogLine } from '../support/log-lines.js';
+import { jsonLogLines, linesOfRequest, type LogLine } from '../support/log-lines.js';
 import { checkedFetch } from '../support/openapi-check.js';
+import { eventually } from '../support/service-client.js';
 import { ServiceProcess } from '../support/service-process.js';
 import { PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { ASSISTANTS } from '../support/paths.js';
@@ -213,7 +214,7 @@ describe('LOG_LEVEL', () => {
     try {
       // Nothing is printed once it listens: ask /health, as long as ServiceProcess waits for that line.
       const api = clientOnPort(port, PRIVATE_KEY);
-      await waitFor(async () => (await api.GET('/health').catch(() => null))?.response.status === 200, 60_000);
+      expect(await eventually(async () => (await api.GET('/health').catch(() => null))?.response.status === 200, 60_000)).toBe(true);
       await api.GET(ASSISTANTS, requestId('quiet'));
     } finally {
       exitCode = await service.stop();
@@ -226,17 +227,8 @@ describe('LOG_LEVEL', () => {
 
 /** The log lines of one request; its last line is written as the response finishes, so it may trail the response. */
 async function loggedFor(service: ServiceProcess, requestId: string, count = 1): Promise<LogLine[]> {
-  const lines = () => jsonLogLines(service.output).filter((line) => line.requestId === requestId);
-  await waitFor(async () => lines().length >= count);
-  return lines();
-}
-
-async function waitFor(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((done) => setTimeout(done, 50));
-  }
+  expect(await eventually(async () => linesOfRequest(service.output, requestId).length >= count, 20_000)).toBe(true);
+  return linesOfRequest(service.output, requestId);
 }
 
 function freePort(): Promise<number> {

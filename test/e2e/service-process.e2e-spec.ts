@@ -3,9 +3,10 @@ import { connect } from 'node:net';
 import pg from 'pg';
 import { bodyOf, clientOnPort } from '../support/api.js';
 import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
-import { jsonLogLines, type LogLine } from '../support/log-lines.js';
+import { jsonLogLines, linesOfRequest } from '../support/log-lines.js';
 import { checkedFetch } from '../support/openapi-check.js';
 import { createPublicKey } from '../support/resources.js';
+import { eventually } from '../support/service-client.js';
 import { ServiceProcess } from '../support/service-process.js';
 import { PRIVATE_KEY } from '../support/test-app.js';
 
@@ -75,7 +76,8 @@ describe('The built service as a process (node dist/main.js)', () => {
     try {
       const response = await checkedFetch(`http://127.0.0.1:${service.port}/api/cloud/api-keys`, { headers: { Authorization: `Bearer ${PRIVATE_KEY}` } });
       const requestId = response.headers.get('x-request-id')!;
-      await expect(linesWithin(service, requestId, 1000)).resolves.toEqual([expect.objectContaining({ requestId, status: 200, msg: 'request completed' })]);
+      expect(await eventually(async () => linesOfRequest(service.output, requestId).length > 0, 1000)).toBe(true);
+      expect(linesOfRequest(service.output, requestId)).toEqual([expect.objectContaining({ requestId, status: 200, msg: 'request completed' })]);
     } finally {
       await service.stop();
     }
@@ -111,12 +113,3 @@ describe('The built service as a process (node dist/main.js)', () => {
     }
   });
 });
-
-async function linesWithin(service: ServiceProcess, requestId: string, ms: number): Promise<LogLine[]> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const lines = jsonLogLines(service.output).filter((line) => line.requestId === requestId);
-    if (lines.length > 0 || Date.now() > deadline) return lines;
-    await new Promise((done) => setTimeout(done, 20));
-  }
-}

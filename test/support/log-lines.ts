@@ -8,3 +8,8 @@ export function jsonLogLines(output: string): LogLine[] {
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as LogLine);
 }
+
+/** The JSON lines that name `requestId`. */
+export function linesOfRequest(output: string, requestId: string): LogLine[] {
+  return jsonLogLines(output).filter((line) => line.requestId === requestId);
+}
