@@ -1,22 +1,28 @@
 import type { Request, Response } from 'express';
-import type { Logger } from 'pino';
+import { type Logger, pino } from 'pino';
+import { clientAddress } from '../http/client-address.js';
 
 /**
  * The one line of a finished request (or of one the client went away from), with the request id
  * assignRequestId gave it: no body, no query string, no header but the user agent.
  * `route` is the pattern that matched (e.g. /api/cloud/tasks/:taskId), absent when none did.
+ *
+ * A line of pino's JSON format (level, time, pid, the fields, msg), but put together here: every
+ * request writes one, and pino's general-purpose serialiser made it about a tenth of the CPU that
+ * GET /tasks/{id} costs. Each field is a string written with JSON.stringify, or a number.
  */
 export function logRequest(logger: Logger, request: Request, response: Response, route: string | undefined, durationMs: number): void {
-  const summary = {
-    requestId: request.id,
-    method: request.method,
-    route,
-    path: request.originalUrl.split('?')[0],
-    clientAddress: request.ip,
-    status: response.statusCode,
-    durationMs,
-    userAgent: request.header('user-agent'),
-  };
-  if (response.statusCode >= 500) logger.error(summary, 'request failed');
-  else logger.info(summary, response.writableFinished ? 'request completed' : 'request aborted');
+  const level = response.statusCode >= 500 ? 'error' : 'info';
+  if (!logger.isLevelEnabled(level)) return;
+  const message = level === 'error' ? 'request failed' : response.writableFinished ? 'request completed' : 'request aborted';
+  const userAgent = request.header('user-agent');
+  const line =
+    `{"level":${logger.levels.values[level]},"time":"${new Date().toISOString()}","pid":${process.pid},` +
+    `"requestId":${JSON.stringify(request.id)},"method":${JSON.stringify(request.method)},` +
+    (route === undefined ? '' : `"route":${JSON.stringify(route)},`) +
+    `"path":${JSON.stringify(request.originalUrl.split('?')[0])},"clientAddress":${JSON.stringify(clientAddress(request))},` +
+    `"status":${response.statusCode},"durationMs":${durationMs},` +
+    (userAgent === undefined ? '' : `"userAgent":${JSON.stringify(userAgent)},`) +
+    `"msg":"${message}"}\n`;
+  (logger as unknown as Record<symbol, { write(line: string): void }>)[pino.symbols.streamSym].write(line);
 }

@@ -4,7 +4,7 @@ import { pino, type Logger } from 'pino';
 import pinoPretty from 'pino-pretty';
 import type { AppConfig, LogFormat } from '../config/app-config.js';
 import { pinoLevel } from '../config/log-levels.js';
-import { jsonLinesInBlocks } from './json-lines.js';
+import { JsonLinesInBlocks } from './json-lines.js';
 
 /**
  * One event per line on stdout: JSON (written asynchronously in blocks, see json-lines.ts), or on a
@@ -15,8 +15,7 @@ import { jsonLinesInBlocks } from './json-lines.js';
 export function createRootLogger({ logLevel, logFormat }: Pick<AppConfig, 'logLevel' | 'logFormat'>): Logger {
   const options = { level: pinoLevel(logLevel), timestamp: pino.stdTimeFunctions.isoTime, base: { pid: process.pid } };
   if (effectiveFormat(logFormat) === 'pretty') return pino(options, readableLines());
-  const { destination, noteWritten } = jsonLinesInBlocks();
-  return pino({ ...options, hooks: { streamWrite: noteWritten } }, destination);
+  return pino(options, new JsonLinesInBlocks());
 }
 
 function effectiveFormat(configured: LogFormat | undefined): LogFormat {
