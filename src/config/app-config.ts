@@ -21,6 +21,8 @@ export class AppConfig {
   readonly databaseListenUrl: string | undefined;
   /** Connections each process keeps to the server of DATABASE_URL (the embedded database always uses one). */
   readonly databasePoolSize: number;
+  /** Statements on the pool are named, so that each connection plans them once (statement-names.ts). */
+  readonly databasePreparedStatements: boolean;
   readonly dataDir: string;
   readonly logLevel: LogLevel;
   /** Undefined: readable lines when stdout is a terminal, JSON otherwise. */
@@ -73,6 +75,7 @@ export class AppConfig {
       databaseUrl: mainDatabaseUrl,
       databaseListenUrl: databaseListenUrl(env, mainDatabaseUrl),
       databasePoolSize: boundedInteger(env, 'DATABASE_POOL_SIZE', 10, 1, MAX_DATABASE_POOL_SIZE),
+      databasePreparedStatements: flag(env, 'DATABASE_PREPARED_STATEMENTS', true),
       dataDir: dataDir(env.DATA_DIR),
       logLevel: logLevel(env.LOG_LEVEL),
       logFormat: logFormat(env.LOG_FORMAT),

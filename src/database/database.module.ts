@@ -8,6 +8,7 @@ import { dataSourceOptions } from './data-source-options.js';
 import { type EntityClass, scopedRepositoryProvider, unscopedRowsProvider } from './feature-repositories.js';
 import { Transactions } from './request-transaction.js';
 import { SchemaMigrator } from './schema-migrator.js';
+import { StatementNames } from './statement-names.js';
 
 @Module({
   providers: [{ provide: DatabaseEndpoint, inject: [AppConfig], useFactory: (config: AppConfig) => DatabaseEndpoint.open(config) }],
@@ -20,7 +21,11 @@ class DatabaseEndpointModule {}
 class FeatureRepositoriesModule {}
 
 const databaseProviders: FactoryProvider[] = [
-  { provide: Database, inject: [DataSource], useFactory: (dataSource: DataSource) => new Database(dataSource) },
+  {
+    provide: Database,
+    inject: [DataSource, AppConfig],
+    useFactory: (dataSource: DataSource, config: AppConfig) => new Database(dataSource, new StatementNames(config.databaseUrl !== undefined && config.databasePreparedStatements)),
+  },
   { provide: Transactions, inject: [DataSource], useFactory: (dataSource: DataSource) => new Transactions(dataSource) },
 ];
 

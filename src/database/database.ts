@@ -1,7 +1,9 @@
+import { Logger } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { type DataSource, QueryFailedError } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 import { joinedTransaction, queryRunnerOf, type Transaction } from './request-transaction.js';
+import type { StatementNames } from './statement-names.js';
 
 /** What runs one statement and answers its rows: the Database, or a recorder in a test of the SQL. */
 export interface StatementRunner {
@@ -28,7 +30,10 @@ export interface PoolState {
 export class Database implements StatementRunner {
   private readonly pool: Pool;
 
-  constructor(dataSource: DataSource) {
+  constructor(
+    dataSource: DataSource,
+    private readonly statementNames: StatementNames,
+  ) {
     this.pool = (dataSource.driver as PostgresDriver).master as Pool;
   }
 
@@ -36,9 +41,18 @@ export class Database implements StatementRunner {
     // Structured: a query runner answers a DELETE or UPDATE with [rows, count] otherwise.
     if (transaction !== undefined) return (await queryRunnerOf(transaction).query(sql, parameters, true)).records as R[];
     try {
-      return (await this.pool.query(sql, parameters)).rows as R[];
+      return await this.onPool<R>(sql, parameters);
     } catch (error) {
       throw new QueryFailedError(sql, parameters, error as Error);
+    }
+  }
+
+  private async onPool<R>(sql: string, parameters: unknown[]): Promise<R[]> {
+    try {
+      return (await this.pool.query(this.statementNames.queryConfig(sql, parameters))).rows as R[];
+    } catch (error) {
+      if (!this.statementNames.mayRetryAfter(sql, error, warnOfLostStatements)) throw error;
+      return (await this.pool.query(this.statementNames.queryConfig(sql, parameters))).rows as R[];
     }
   }
 
@@ -54,4 +68,11 @@ export class Database implements StatementRunner {
   get poolState(): PoolState {
     return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount, max: this.pool.options.max };
   }
+}
+
+function warnOfLostStatements(): void {
+  new Logger('Database').warn(
+    'A prepared statement was lost between connections, as a transaction-pooling PgBouncer without max_prepared_statements loses them: ' +
+      'statements go unprepared from now on. Set DATABASE_PREPARED_STATEMENTS=false to start that way.',
+  );
 }

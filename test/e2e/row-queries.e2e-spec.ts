@@ -50,6 +50,21 @@ describe('RowQueries against the database', () => {
     expect(await rows.findOne({ id: second.id })).toMatchObject({ name: 'Second', updatedAt: new Date(second.updatedAt) });
   });
 
+  it('a statement prepared before a migration added a column answers with the column after it (a rolling deploy)', async () => {
+    const database = t.app.get(Database);
+    await database.query('CREATE TABLE prepared_probe (id integer)');
+    try {
+      await database.query('INSERT INTO prepared_probe VALUES (1)');
+      // Twice: the pool hands out its most recently released connection, which has the statement prepared by then.
+      await database.query('SELECT * FROM prepared_probe');
+      await expect(database.query('SELECT * FROM prepared_probe')).resolves.toEqual([{ id: 1 }]);
+      await database.query("ALTER TABLE prepared_probe ADD COLUMN label text NOT NULL DEFAULT 'added'");
+      await expect(database.query('SELECT * FROM prepared_probe')).resolves.toEqual([{ id: 1, label: 'added' }]);
+    } finally {
+      await database.query('DROP TABLE prepared_probe');
+    }
+  });
+
   it('UPDATE of no matching row returns none', async () => {
     await expect(rows.update({ id: UNKNOWN_ID, workspaceId }, { name: 'Nobody' })).resolves.toEqual([]);
   });
