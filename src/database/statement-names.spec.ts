@@ -1,7 +1,7 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { StatementNames } from './statement-names.js';
 
-const RESULT_TYPE_CHANGED = Object.assign(new Error('cached plan must not change result type'), { code: '0A000' });
+const RESULT_TYPE_CHANGED = Object.assign(new Error('cached plan must not change result type'), { code: '0A000', routine: 'RevalidateCachedQuery' });
 
 describe('StatementNames', () => {
   it('names each statement text once, and the same text by the same name', () => {
@@ -29,28 +29,38 @@ describe('StatementNames', () => {
     expect(names.queryConfig('SELECT 0', []).name).toBeDefined();
   });
 
-  it('renames a statement PostgreSQL refuses after a schema change, and retries nothing else', () => {
+  it('sends a statement PostgreSQL refuses after a schema change as new text under a new name, whatever the language of the server, and retries nothing else', () => {
     const names = new StatementNames(true);
     const poolerLost = jest.fn();
-    const before = names.queryConfig('SELECT * FROM t', []).name;
+    const before = names.queryConfig('SELECT * FROM t', []);
+    const translated = Object.assign(new Error('le plan en cache ne doit pas modifier le type en résultat'), { code: '0A000', routine: 'RevalidateCachedQuery' });
     expect(names.mayRetryAfter('SELECT * FROM t', Object.assign(new Error('relation "t" does not exist'), { code: '42P01' }), poolerLost)).toBe(false);
+    expect(names.mayRetryAfter('SELECT * FROM t', Object.assign(new Error('not supported'), { code: '0A000', routine: 'transformSelectStmt' }), poolerLost)).toBe(false);
     expect(names.mayRetryAfter('SELECT * FROM u', RESULT_TYPE_CHANGED, poolerLost)).toBe(false);
-    expect(names.queryConfig('SELECT * FROM t', []).name).toBe(before);
+    expect(names.queryConfig('SELECT * FROM t', [])).toEqual(before);
+    expect(names.mayRetryAfter('SELECT * FROM t', translated, poolerLost)).toBe(true);
+    const after = names.queryConfig('SELECT * FROM t', [1]);
+    expect(after.text).toMatch(/^\/\* replanned 1 \*\/ SELECT \* FROM t$/);
+    expect(after.name).not.toBe(before.name);
     expect(names.mayRetryAfter('SELECT * FROM t', RESULT_TYPE_CHANGED, poolerLost)).toBe(true);
-    expect(names.queryConfig('SELECT * FROM t', []).name).not.toBe(before);
+    expect(names.queryConfig('SELECT * FROM t', []).text).toMatch(/^\/\* replanned 2 \*\/ SELECT \* FROM t$/);
     expect(poolerLost).not.toHaveBeenCalled();
   });
 
   it.each([
     ['already exists', '42P05'],
     ['does not exist', '26000'],
-  ])('stops naming for good when a pooler lost a statement (prepared statement %s), and says so once', (_, code) => {
+  ])('stops naming for good when a pooler lost a statement (prepared statement %s), says so once, and lets every named statement retry', (_, code) => {
     const names = new StatementNames(true);
     const poolerLost = jest.fn();
+    const lost = Object.assign(new Error('prepared statement "amc_…"'), { code });
     names.queryConfig('SELECT 1', []);
-    expect(names.mayRetryAfter('SELECT 1', Object.assign(new Error('prepared statement "amc_0"'), { code }), poolerLost)).toBe(true);
-    expect(poolerLost).toHaveBeenCalledTimes(1);
+    names.queryConfig('SELECT 2', []);
+    expect(names.mayRetryAfter('SELECT 1', lost, poolerLost)).toBe(true);
     expect(names.queryConfig('SELECT 1', [])).toEqual({ text: 'SELECT 1', values: [] });
-    expect(names.mayRetryAfter('SELECT 1', Object.assign(new Error('prepared statement "amc_0"'), { code }), poolerLost)).toBe(false);
+    // Another statement sent named before naming stopped, refused the same way meanwhile.
+    expect(names.mayRetryAfter('SELECT 2', lost, poolerLost)).toBe(true);
+    expect(names.mayRetryAfter('SELECT 3', lost, poolerLost)).toBe(false);
+    expect(poolerLost).toHaveBeenCalledTimes(1);
   });
 });

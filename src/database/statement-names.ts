@@ -4,8 +4,12 @@ import type { QueryConfig } from 'pg';
 /** More distinct statements than the service's code writes; past it, statements go unnamed. */
 const MOST_NAMED_STATEMENTS = 500;
 
-/** What PostgreSQL answers a prepared statement whose result columns a schema change altered. */
-const RESULT_TYPE_CHANGED = { code: '0A000', message: 'cached plan must not change result type' };
+/**
+ * How PostgreSQL refuses a prepared statement whose result columns a schema change altered
+ * ("cached plan must not change result type"), told by the routine that raises it, which unlike
+ * the message does not depend on the server's language.
+ */
+const RESULT_TYPE_CHANGED = { code: '0A000', routine: 'RevalidateCachedQuery' };
 
 /**
  * duplicate_prepared_statement and invalid_sql_statement_name: a pooler between the service and
@@ -14,6 +18,12 @@ const RESULT_TYPE_CHANGED = { code: '0A000', message: 'cached plan must not chan
  */
 const POOLER_LOST_STATEMENT = new Set(['42P05', '26000']);
 
+/** A statement as it is sent: its text, and the name it is prepared under. */
+interface Prepared {
+  name: string;
+  text: string;
+}
+
 /**
  * Names for the statements sent on the pool, so that each connection parses and plans a statement
  * once and then only binds and executes it: planning a list page cost PostgreSQL more than running
@@ -21,43 +31,49 @@ const POOLER_LOST_STATEMENT = new Set(['42P05', '26000']);
  * named. Off with DATABASE_PREPARED_STATEMENTS=false, and on the embedded database, which serves
  * every connection in one session: a reconnected client would prepare a name that session holds.
  *
- * A name is a digest of the statement's text, so that it means one statement in every process: were
- * a pooler to hand a statement prepared by one replica to the session of another, the name there
+ * A name is a digest of the text sent, so that it means one statement in every process: were a
+ * pooler to hand a statement prepared by one replica to the session of another, the name there
  * would be that same statement, or none.
  */
 export class StatementNames {
-  private readonly names = new Map<string, string>();
-  private renamed = 0;
+  private readonly prepared = new Map<string, Prepared>();
+  private replans = 0;
 
   constructor(private enabled: boolean) {}
 
   queryConfig(text: string, values: unknown[]): QueryConfig {
     if (!this.enabled) return { text, values };
-    let name = this.names.get(text);
-    if (name === undefined && this.names.size < MOST_NAMED_STATEMENTS) {
-      name = nameOf(text);
-      this.names.set(text, name);
+    let prepared = this.prepared.get(text);
+    if (prepared === undefined && this.prepared.size < MOST_NAMED_STATEMENTS) {
+      prepared = { name: nameOf(text), text };
+      this.prepared.set(text, prepared);
     }
-    return { name, text, values };
+    return prepared === undefined ? { text, values } : { name: prepared.name, text: prepared.text, values };
   }
 
   /**
-   * Whether `text` can be sent again after `error`, for one of two refusals of a named statement:
-   * - PostgreSQL refuses one whose result columns a schema change altered (a `SELECT *` after a
-   *   migration added a column, during a rolling deploy): it gets a new name, which each
-   *   connection prepares anew;
-   * - a pooler lost it: naming stops for good, and `onPoolerLost` is told.
+   * Whether `text` can be sent again after `error`, for one of two refusals of a named statement;
+   * PostgreSQL ran nothing of it either way:
+   * - one whose result columns a schema change altered (a `SELECT *` after a migration added a
+   *   column, during a rolling deploy): it is sent from now on with a comment that makes it new text
+   *   under a new name, which each connection prepares anew. A new name alone would not do: PgBouncer
+   *   keeps the statements it prepares by their text;
+   * - one a pooler lost: naming stops for good, `onPoolerLost` is told the first time, and every
+   *   statement that was named and meets the same refusal may be sent again, unnamed.
    */
   mayRetryAfter(text: string, error: unknown, onPoolerLost: () => void): boolean {
-    const { code, message } = error as { code?: unknown; message?: unknown };
-    if (!this.enabled || !this.names.has(text)) return false;
-    if (code === RESULT_TYPE_CHANGED.code && message === RESULT_TYPE_CHANGED.message) {
-      this.names.set(text, `${nameOf(text)}_${++this.renamed}`);
+    if (!this.prepared.has(text)) return false;
+    const { code, routine } = error as { code?: unknown; routine?: unknown };
+    if (code === RESULT_TYPE_CHANGED.code && routine === RESULT_TYPE_CHANGED.routine) {
+      const replanned = `/* replanned ${++this.replans} */ ${text}`;
+      this.prepared.set(text, { name: nameOf(replanned), text: replanned });
       return true;
     }
     if (typeof code !== 'string' || !POOLER_LOST_STATEMENT.has(code)) return false;
-    this.enabled = false;
-    onPoolerLost();
+    if (this.enabled) {
+      this.enabled = false;
+      onPoolerLost();
+    }
     return true;
   }
 }

@@ -19,7 +19,7 @@ process.once('exit', () => {
  * time: gathering them itself, sonic-boom measured the bytes of its whole growing buffer on every
  * line. What is still buffered is written when the process exits, also after an uncaught
  * exception; a process killed outright (SIGKILL, out of memory) loses at most the lines of its
- * last 2 × FLUSH_PERIOD_MS.
+ * last 2 × FLUSH_PERIOD_MS. `flush(done)` calls back once the lines are on their way, not written.
  */
 export class JsonLinesInBlocks implements DestinationStream {
   private readonly output = pino.destination({ dest: 1, sync: false });
@@ -45,9 +45,19 @@ export class JsonLinesInBlocks implements DestinationStream {
     this.output.flush(done);
   }
 
+  /**
+   * At exit: what sonic-boom holds, then the lines gathered here, both written before this returns.
+   * Handed over as usual, the lines would start an asynchronous write that the process may not
+   * live to finish. Stdout that failed is left alone, as pino's own exit hook does: its lines have
+   * nowhere to go.
+   */
   flushSync(): void {
-    this.handOver();
+    if ((this.output as unknown as { destroyed: boolean }).destroyed) return;
     this.output.flushSync();
+    if (this.lines.length === 0) return;
+    const atOnce = pino.destination({ dest: 1, sync: true });
+    atOnce.on('error', () => {});
+    atOnce.write(this.take());
   }
 
   private tick(): void {
@@ -57,9 +67,13 @@ export class JsonLinesInBlocks implements DestinationStream {
   }
 
   private handOver(): void {
-    if (this.lines.length === 0) return;
-    this.output.write(this.lines.join(''));
+    if (this.lines.length > 0) this.output.write(this.take());
+  }
+
+  private take(): string {
+    const block = this.lines.join('');
     this.lines = [];
     this.characters = 0;
+    return block;
   }
 }

@@ -2,10 +2,14 @@ import type { Request, Response } from 'express';
 import { type Logger, pino } from 'pino';
 import { clientAddress } from '../http/client-address.js';
 
+/** A request target's path, without its query or a fragment a raw client may send along. */
+const PATH = /^[^?#]*/;
+
 /**
  * The one line of a finished request (or of one the client went away from), with the request id
- * assignRequestId gave it: no body, no query string, no header but the user agent.
- * `route` is the pattern that matched (e.g. /api/cloud/tasks/:taskId), absent when none did.
+ * assignRequestId gave it: no body, no query string or fragment, no header but the user agent.
+ * `route` is the pattern that matched (e.g. /api/cloud/tasks/:taskId), absent when none did;
+ * `clientAddress` is absent when the client went away before it could be read.
  *
  * A line of pino's JSON format (level, time, pid, the fields, msg), but put together here: every
  * request writes one, and pino's general-purpose serialiser made it about a tenth of the CPU that
@@ -16,11 +20,14 @@ export function logRequest(logger: Logger, request: Request, response: Response,
   if (!logger.isLevelEnabled(level)) return;
   const message = level === 'error' ? 'request failed' : response.writableFinished ? 'request completed' : 'request aborted';
   const userAgent = request.header('user-agent');
+  // Empty once the client has gone away: its socket forgets the peer.
+  const address = clientAddress(request);
   const line =
     `{"level":${logger.levels.values[level]},"time":"${new Date().toISOString()}","pid":${process.pid},` +
     `"requestId":${JSON.stringify(request.id)},"method":${JSON.stringify(request.method)},` +
     (route === undefined ? '' : `"route":${JSON.stringify(route)},`) +
-    `"path":${JSON.stringify(request.originalUrl.split('?')[0])},"clientAddress":${JSON.stringify(clientAddress(request))},` +
+    `"path":${JSON.stringify(PATH.exec(request.originalUrl)?.[0])},` +
+    (address === '' ? '' : `"clientAddress":${JSON.stringify(address)},`) +
     `"status":${response.statusCode},"durationMs":${durationMs},` +
     (userAgent === undefined ? '' : `"userAgent":${JSON.stringify(userAgent)},`) +
     `"msg":"${message}"}\n`;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { once } from 'node:events';
+import { connect, createServer } from 'node:net';
 import pg from 'pg';
 import { type Api, bodyOf, clientOnPort, errorOf } from '../support/api.js';
 import { UUID } from '../support/expected.js';
@@ -145,6 +146,30 @@ describe('The built service: logs and Swagger UI in a browser', () => {
 
     expect(service.output).not.toContain(PRIVATE_KEY);
     for (const marker of ['header-marker', 'body-marker', 'query-marker']) expect(service.output).not.toContain(marker);
+  });
+
+  it('logs a request whose client went away before its body came as aborted, a valid line without the address it can no longer read', async () => {
+    const socket = connect(service.port, '127.0.0.1');
+    await once(socket, 'connect');
+    socket.write(
+      `POST ${ASSISTANTS} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${PRIVATE_KEY}\r\nContent-Type: application/json\r\n` +
+        'X-Request-Id: log-test-aborted\r\nContent-Length: 100\r\n\r\n{"name":',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    socket.destroy();
+    const [line] = await loggedFor(service, 'log-test-aborted');
+    expect(line).toMatchObject({ method: 'POST', route: ASSISTANTS, msg: 'request aborted' });
+    expect(line).not.toHaveProperty('clientAddress');
+  });
+
+  it('logs the path of a target that carries a fragment without the fragment', async () => {
+    const socket = connect(service.port, '127.0.0.1');
+    await once(socket, 'connect');
+    socket.write(`GET ${ASSISTANTS}#fragment-marker-9 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${PRIVATE_KEY}\r\nX-Request-Id: log-test-fragment\r\n\r\n`);
+    const [line] = await loggedFor(service, 'log-test-fragment');
+    socket.destroy();
+    expect(line).toMatchObject({ method: 'GET', path: ASSISTANTS });
+    expect(service.output).not.toContain('fragment-marker');
   });
 
   it('logs requests refused for their content type (415), with their route: bodies are read after routing', async () => {

@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { Assistant } from '../../src/assistants/entities/assistant.entity.js';
 import { Database } from '../../src/database/database.js';
 import { Transactions } from '../../src/database/request-transaction.js';
 import type { ListPosition } from '../../src/database/page-cursor.js';
 import { RowQueries } from '../../src/database/row-queries.js';
+import { StatementNames } from '../../src/database/statement-names.js';
+import { onPostgresServer } from '../support/fresh-database.js';
 import { UNKNOWN_ID } from '../support/unknown.js';
 import { bootstrapWorkspaceId, createAssistant } from '../support/resources.js';
 import { ORGANIZATION_KEY, startTestApp, type TestApp } from '../support/test-app.js';
@@ -62,6 +65,23 @@ describe('RowQueries against the database', () => {
       await expect(database.query('SELECT * FROM prepared_probe')).resolves.toEqual([{ id: 1, label: 'added' }]);
     } finally {
       await database.query('DROP TABLE prepared_probe');
+    }
+  });
+
+  (onPostgresServer ? it : it.skip)('statements a pooler lost are all sent again unprepared, the ones already on their way included', async () => {
+    const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 4 });
+    try {
+      const database = new Database({ driver: { master: pool } } as unknown as DataSource, new StatementNames(true));
+      const sql = 'SELECT x FROM (SELECT $1::int AS x, pg_sleep(0.05)) slept';
+      const onEachConnection = () => Promise.all([1, 2, 3, 4].map((x) => database.query(sql, [x])));
+      await onEachConnection();
+      // What a transaction-pooling PgBouncer without max_prepared_statements does: the sessions no longer hold them.
+      const clients = await Promise.all([1, 2, 3, 4].map(() => pool.connect()));
+      for (const client of clients) await client.query('DEALLOCATE ALL');
+      for (const client of clients) client.release();
+      await expect(onEachConnection()).resolves.toEqual([1, 2, 3, 4].map((x) => [{ x }]));
+    } finally {
+      await pool.end();
     }
   });
 
