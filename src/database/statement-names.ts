@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { QueryConfig } from 'pg';
 
 /** More distinct statements than the service's code writes; past it, statements go unnamed. */
@@ -37,7 +37,6 @@ interface Prepared {
  */
 export class StatementNames {
   private readonly prepared = new Map<string, Prepared>();
-  private replans = 0;
 
   constructor(private enabled: boolean) {}
 
@@ -55,9 +54,9 @@ export class StatementNames {
    * Whether `text` can be sent again after `error`, for one of two refusals of a named statement;
    * PostgreSQL ran nothing of it either way:
    * - one whose result columns a schema change altered (a `SELECT *` after a migration added a
-   *   column, during a rolling deploy): it is sent from now on with a comment that makes it new text
-   *   under a new name, which each connection prepares anew. A new name alone would not do: PgBouncer
-   *   keeps the statements it prepares by their text;
+   *   column, during a rolling deploy): it is sent from now on with a comment that makes it text no
+   *   process sent before, under a new name, which each connection prepares anew. A new name alone
+   *   would not do: PgBouncer keeps the statements it prepares by their text, for every client;
    * - one a pooler lost: naming stops for good, `onPoolerLost` is told the first time, and every
    *   statement that was named and meets the same refusal may be sent again, unnamed.
    */
@@ -65,7 +64,7 @@ export class StatementNames {
     if (!this.prepared.has(text)) return false;
     const { code, routine } = error as { code?: unknown; routine?: unknown };
     if (code === RESULT_TYPE_CHANGED.code && routine === RESULT_TYPE_CHANGED.routine) {
-      const replanned = `/* replanned ${++this.replans} */ ${text}`;
+      const replanned = `/* replanned ${randomUUID()} */ ${text}`;
       this.prepared.set(text, { name: nameOf(replanned), text: replanned });
       return true;
     }

@@ -48,14 +48,14 @@ export class JsonLinesInBlocks implements DestinationStream {
   /**
    * At exit: what sonic-boom holds, then the lines gathered here, both written before this returns.
    * Handed over as usual, the lines would start an asynchronous write that the process may not
-   * live to finish. Stdout that failed is left alone, as pino's own exit hook does: its lines have
-   * nowhere to go.
+   * live to finish. sonic-boom's stream is skipped once pino's own exit hook has ended it (at
+   * beforeExit, an exit with nothing left to do), as that hook does: flushing it would throw.
    */
   flushSync(): void {
-    if ((this.output as unknown as { destroyed: boolean }).destroyed) return;
-    this.output.flushSync();
+    if (!(this.output as unknown as { destroyed: boolean }).destroyed) this.output.flushSync();
     if (this.lines.length === 0) return;
     const atOnce = pino.destination({ dest: 1, sync: true });
+    // Stdout that is gone has no use for the lines.
     atOnce.on('error', () => {});
     atOnce.write(this.take());
   }
