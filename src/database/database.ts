@@ -47,12 +47,14 @@ export class Database implements StatementRunner {
     }
   }
 
+  /** Sent as a named statement, and once more when the name is what was refused (StatementNames.mayRetryAfter). */
   private async onPool<R>(sql: string, parameters: unknown[]): Promise<R[]> {
+    const send = async () => (await this.pool.query(this.statementNames.queryConfig(sql, parameters))).rows as R[];
     try {
-      return (await this.pool.query(this.statementNames.queryConfig(sql, parameters))).rows as R[];
+      return await send();
     } catch (error) {
       if (!this.statementNames.mayRetryAfter(sql, error, warnOfLostStatements)) throw error;
-      return (await this.pool.query(this.statementNames.queryConfig(sql, parameters))).rows as R[];
+      return send();
     }
   }
 

@@ -1,9 +1,10 @@
 import type { Request, Response } from 'express';
-import { type Logger, pino } from 'pino';
+import type { Logger } from 'pino';
 import { clientAddress } from '../http/client-address.js';
+import { writeOnto } from './root-logger.js';
 
-/** A request target's path, without its query or a fragment a raw client may send along. */
-const PATH = /^[^?#]*/;
+/** What ends a request target's path: its query, or a fragment a raw client may send along. */
+const PATH_END = /[?#]/;
 
 /**
  * The one line of a finished request (or of one the client went away from), with the request id
@@ -26,10 +27,10 @@ export function logRequest(logger: Logger, request: Request, response: Response,
     `{"level":${logger.levels.values[level]},"time":"${new Date().toISOString()}","pid":${process.pid},` +
     `"requestId":${JSON.stringify(request.id)},"method":${JSON.stringify(request.method)},` +
     (route === undefined ? '' : `"route":${JSON.stringify(route)},`) +
-    `"path":${JSON.stringify(PATH.exec(request.originalUrl)?.[0])},` +
+    `"path":${JSON.stringify(request.originalUrl.split(PATH_END, 1)[0])},` +
     (address === '' ? '' : `"clientAddress":${JSON.stringify(address)},`) +
     `"status":${response.statusCode},"durationMs":${durationMs},` +
     (userAgent === undefined ? '' : `"userAgent":${JSON.stringify(userAgent)},`) +
     `"msg":"${message}"}\n`;
-  (logger as unknown as Record<symbol, { write(line: string): void }>)[pino.symbols.streamSym].write(line);
+  writeOnto(logger, line);
 }

@@ -39,8 +39,13 @@ function readableLines(): pinoPretty.PrettyStream {
  * once, not when the next block is due.
  */
 export function writeAfterLogged(logger: Logger, text: string): void {
-  (logger as unknown as Record<symbol, NodeJS.WritableStream>)[pino.symbols.streamSym].write(text);
+  writeOnto(logger, text);
   logger.flush();
+}
+
+/** Text onto the logger's own destination as it is, after the lines logged before it; nothing else is added. */
+export function writeOnto(logger: Logger, text: string): void {
+  (logger as unknown as Record<symbol, { write(text: string): void }>)[pino.symbols.streamSym].write(text);
 }
 
 /** Nest's start-up wiring: one line per module and per route (about 80), worth reading only when debugging. */
