@@ -41,7 +41,7 @@ export function dataSourceOptions(url: string, poolSize = POOL_SIZE, queryDeadli
     extra: {
       max: poolSize,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      query_timeout: queryDeadlineMs ?? undefined,
+      queryDeadlineMs: queryDeadlineMs ?? undefined,
       statement_timeout: queryDeadlineMs === null ? undefined : queryDeadlineMs - STATEMENT_TIMEOUT_MARGIN_MS,
       Client: DeadlineClient,
     },
