@@ -1,6 +1,7 @@
 import type { DataSourceOptions } from 'typeorm';
 import { DeadlineClient } from './deadline-client.js';
 import { ENTITIES, MIGRATIONS } from './schema.js';
+import { SERVICE_TYPE_PARSERS } from './timestamp-parser.js';
 
 /** Connections per process to a PostgreSQL server: enough to keep both cores busy while requests wait on I/O. */
 export const POOL_SIZE = 10;
@@ -44,6 +45,7 @@ export function dataSourceOptions(url: string, poolSize = POOL_SIZE, queryDeadli
       queryDeadlineMs: queryDeadlineMs ?? undefined,
       statement_timeout: queryDeadlineMs === null ? undefined : queryDeadlineMs - STATEMENT_TIMEOUT_MARGIN_MS,
       Client: DeadlineClient,
+      types: SERVICE_TYPE_PARSERS,
     },
   };
 }
