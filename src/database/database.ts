@@ -49,7 +49,7 @@ export class Database implements StatementRunner {
 
   /** Sent as a named statement, and once more when the name is what was refused (StatementNames.mayRetryAfter). */
   private async onPool<R>(sql: string, parameters: unknown[]): Promise<R[]> {
-    const send = async () => (await this.pool.query(this.statementNames.queryConfig(sql, parameters))).rows as R[];
+    const send = async () => (await this.pool.query(this.statementNames.statement(sql), parameters)).rows as R[];
     try {
       return await send();
     } catch (error) {
