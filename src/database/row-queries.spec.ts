@@ -30,6 +30,8 @@ const ASSISTANT = '22222222-2222-4222-8222-222222222222';
 const TOOL = '33333333-3333-4333-8333-333333333333';
 // Fixed-width columns as one constant: four uuids (36) and two timestamptz (32).
 const ROW_BYTES = '(octet_length("type") + coalesce(octet_length("settings"::text), 0) + 208)';
+/** A page returns the table's columns and whether a fetched row follows, not the byte count it was cut by. */
+const PAGE_COLUMNS = '"id", "created_at", "updated_at", "workspace_id", "assistant_id", "type", "settings", "mcp_server_id", "followed"';
 
 let dataSource: DataSource;
 
@@ -73,7 +75,7 @@ describe('RowQueries SQL', () => {
     expect(recorded.sent).toEqual([
       {
         sql:
-          `SELECT * FROM ( SELECT listed.*, sum(${ROW_BYTES}) OVER byPosition AS "bytes_before", lead(true) OVER byPosition AS "followed" ` +
+          `SELECT ${PAGE_COLUMNS} FROM ( SELECT listed.*, sum(${ROW_BYTES}) OVER byPosition AS "bytes_before", lead(true) OVER byPosition AS "followed" ` +
           'FROM (SELECT * FROM "tools" WHERE "assistant_id" = $1 AND "workspace_id" = $2 ORDER BY "created_at", "id" LIMIT $3) listed ' +
           'WINDOW byPosition AS (ORDER BY "created_at", "id" ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) ) page WHERE coalesce("bytes_before", 0) < $4 ORDER BY "created_at", "id" LIMIT $5',
         parameters: [ASSISTANT, WORKSPACE, 21, 1_000_000, 20],
@@ -88,7 +90,7 @@ describe('RowQueries SQL', () => {
     expect(recorded.sent).toEqual([
       {
         sql:
-          `SELECT * FROM ( SELECT listed.*, sum(${ROW_BYTES}) OVER byPosition AS "bytes_before", lead(true) OVER byPosition AS "followed" ` +
+          `SELECT ${PAGE_COLUMNS} FROM ( SELECT listed.*, sum(${ROW_BYTES}) OVER byPosition AS "bytes_before", lead(true) OVER byPosition AS "followed" ` +
           'FROM (SELECT * FROM "tools" WHERE "workspace_id" = $1 AND ("created_at", "id") > ($2, $3) ORDER BY "created_at", "id" LIMIT $4) listed ' +
           'WINDOW byPosition AS (ORDER BY "created_at", "id" ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) ) page WHERE coalesce("bytes_before", 0) < $5 ORDER BY "created_at", "id" LIMIT $6',
         parameters: [WORKSPACE, createdAt, TOOL, 3, 500, 2],

@@ -56,9 +56,10 @@ export class RowQueries<T extends ObjectLiteral> {
     const bounds = after === undefined ? [] : [after.createdAt, after.id];
     const next = parameters.length + bounds.length + 1;
     // The window ends one row back, so each row carries the bytes before it; lead() tells whether a
-    // fetched row follows it, which for the last row returned is whether the list goes on.
+    // fetched row follows it, which for the last row returned is whether the list goes on. The byte
+    // count stays in the database: decoding it took a list of 50 tasks about 20 µs.
     const rows = await this.run(
-      `SELECT * FROM (
+      `SELECT ${this.shape.columnList}, "followed" FROM (
          SELECT listed.*, sum(${this.shape.rowBytes}) OVER byPosition AS "bytes_before", lead(true) OVER byPosition AS "followed"
          FROM (SELECT * FROM ${this.shape.table} WHERE ${conditions}${position} ORDER BY "created_at", "id" LIMIT $${next}) listed
          WINDOW byPosition AS (ORDER BY "created_at", "id" ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
@@ -167,6 +168,8 @@ interface ColumnShape {
 
 interface TableShape {
   table: string;
+  /** Every column, quoted, in the entity's order. */
+  columnList: string;
   /** SQL for the bytes of a row's values as text. */
   rowBytes: string;
   columns: ColumnShape[];
@@ -186,7 +189,8 @@ function shapeOf(metadata: EntityMetadata): TableShape {
       metadata: column,
     }));
     const columnByProperty = new Map(columns.map((column) => [column.propertyName, column]));
-    shape = { table: quote(metadata.tableName), rowBytes: rowBytesOf(columns), columns, columnByProperty };
+    const columnList = columns.map(({ quoted }) => quoted).join(', ');
+    shape = { table: quote(metadata.tableName), columnList, rowBytes: rowBytesOf(columns), columns, columnByProperty };
     shapes.set(metadata, shape);
   }
   return shape;
