@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { imageNodeBinary } from './image-node.mjs';
 
 export const PRIVATE_KEY = 'sk_bench0private0key0ERZBOZyVC53eFdbMxEE1XT64';
 
@@ -17,9 +18,11 @@ const REDIS_PREFIX = `amc-bench:${process.pid}`;
 
 /** The V8 flags of `npm start` and of the image's CMD; the floor runs with them too. */
 const NODE_FLAGS = ['--heap-growing-percent=150', '--max-semi-space-size=32'];
+/** The image's Node.js, for the service and the floor alike: the bench measures what production runs. */
+let imageNode;
 
 /**
- * Runs `node <script>` and resolves once it logs "Listening on port N", with the time that took.
+ * Runs `node <script>` on the image's Node.js and resolves once it logs "Listening on port N", with the time that took.
  * Its output goes to a file, as a container runtime would take it: read through a pipe, the log
  * line of every request would cost the load generator's process (on the same 2 cores) as well.
  */
@@ -27,7 +30,7 @@ export async function startProcess(script, env) {
   const started = performance.now();
   const logFile = join(tmpdir(), `amc-bench-${process.pid}-${basename(script)}-${Math.round(started)}.log`);
   const output = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [...NODE_FLAGS, script], {
+  const child = spawn(await (imageNode ??= imageNodeBinary()), [...NODE_FLAGS, script], {
     // As in production: the request log and the rate limit on (in Redis when REDIS_URL is set), with a
     // limit the benchmark's one key never reaches, so that every request is counted and none refused.
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'log', RATE_LIMIT_REQUESTS: String(BENCH_RATE_LIMIT), RATE_LIMIT_REDIS_PREFIX: REDIS_PREFIX, ...env },

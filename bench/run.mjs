@@ -1,11 +1,13 @@
 // npm run bench: the service against the floor (bench/floor.mjs), route by route, with autocannon.
 // On PostgreSQL when DATABASE_URL names a server (a database of its own is created there and
-// dropped after), else on the embedded default; the rate limit in Redis when REDIS_URL is set. BENCH_DURATION (seconds per run, default 10) and
+// dropped after), else on the embedded default; the rate limit in Redis when REDIS_URL is set; both
+// sides on the image's Node.js (bench/image-node.mjs). BENCH_DURATION (seconds per run, default 10) and
 // BENCH_ROUNDS (service/floor alternations per route, default 2) trade time for steadiness.
 import autocannon from 'autocannon';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { imageNodeVersion } from './image-node.mjs';
 import { onServer, PRIVATE_KEY, residentMegabytes, startProcess, startService, stopProcess, withDatabase } from './processes.mjs';
 import { initialMessages, seed, TASK_KEY } from './seed.mjs';
 
@@ -114,7 +116,7 @@ async function benchmark({ service, floor, ids, startup }) {
     }
     rows.push({ route, kind, service: summary(runs.service), floor: summary(runs.floor) });
   }
-  return { backend, rateLimitStore, connections: CONNECTIONS, durationSeconds: DURATION, rounds: ROUNDS, startup, memory, rows };
+  return { backend, rateLimitStore, node: await imageNodeVersion(), connections: CONNECTIONS, durationSeconds: DURATION, rounds: ROUNDS, startup, memory, rows };
 }
 
 function load(url, requests, duration) {
@@ -146,7 +148,7 @@ function sampleMemory(pid) {
 
 async function report(results) {
   const lines = [
-    `backend: ${results.backend}; rate limit counted in ${results.rateLimitStore}; ${CONNECTIONS} connections; ${ROUNDS} × ${DURATION} s per side and route, alternating`,
+    `backend: ${results.backend}; rate limit counted in ${results.rateLimitStore}; Node.js ${results.node} (the image's) for both; ${CONNECTIONS} connections; ${ROUNDS} × ${DURATION} s per side and route, alternating`,
     '| route | service req/s | floor req/s | ratio | service p50/p99 ms | floor p50/p99 ms | p99 ratio | failures | target |',
     '|---|---|---|---|---|---|---|---|---|',
   ];
