@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 const INSTALLS = 'node_modules/.cache/image-node';
+const run = promisify(execFile);
 
 export async function imageNodeVersion() {
   const dockerfile = await readFile('docker/Dockerfile', 'utf8');
@@ -27,7 +28,9 @@ export async function imageNodeBinary() {
   );
   if (!installed) {
     console.log(`installing Node.js ${version} (the image's) into ${prefix} for the bench; this machine runs ${process.version}`);
-    await promisify(execFile)('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, `node@${version}`]);
+    await run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, `node@${version}`]);
   }
+  const { stdout } = await run(binary, ['--version']);
+  if (stdout.trim() !== `v${version}`) throw new Error(`${binary} is Node.js ${stdout.trim()}, not v${version}: remove ${prefix} and run the bench again`);
   return binary;
 }
