@@ -6,7 +6,7 @@
 // round trip), else in memory.
 //   DATABASE_URL=…  node bench/floor.mjs        or        FLOOR_DATA_DIR=… node bench/floor.mjs (embedded)
 import { Redis } from 'ioredis';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { createServer } from 'node:http';
 import pg from 'pg';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
@@ -48,7 +48,7 @@ const server = createServer(async (request, response) => {
   try {
     if (route === undefined) return send(response, 404, { error: 'Not Found', message: 'No such route' });
     const value = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '')?.[1];
-    const digest = value === undefined ? undefined : createHash('sha256').update(value).digest('hex');
+    const digest = value === undefined ? undefined : hash('sha256', value, 'hex');
     const counted = await limiter.consume(digest ?? request.socket.remoteAddress);
     response.setHeader('RateLimit-Limit', RATE_LIMIT);
     response.setHeader('RateLimit-Remaining', counted.remainingPoints);

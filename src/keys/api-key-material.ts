@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { ApiKeyType } from './api-key-type.js';
 
 const PREFIX_BY_TYPE: Record<ApiKeyType, string> = {
@@ -20,7 +20,7 @@ export function generateApiKeyValue(type: ApiKeyType): string {
  * leaks nothing usable through timing: a caller cannot steer which digest bytes match.
  */
 export function digestApiKey(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 export function looksLikeApiKey(value: string): boolean {
