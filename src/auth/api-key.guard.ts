@@ -7,9 +7,9 @@ import { ForbiddenError, UnauthenticatedError } from '../errors/domain-errors.js
 import { tooManyRequests } from '../rate-limit/rate-limit-headers.js';
 import { ApiKeyVerifier } from './api-key-verifier.js';
 import { AuthFailureLimiter } from './auth-failure-limiter.js';
-import { ACCEPTED_KEY_TYPES, DEFAULT_ACCEPTED_KEY_TYPES, IS_PUBLIC_ROUTE } from './auth.decorators.js';
 import { type PresentedKey, presentedApiKey } from './bearer-token.js';
 import type { Principal } from './principal.js';
+import { routeAccess } from './route-access.js';
 
 /** Global: every route needs an API key of an accepted kind unless it is marked @PublicRoute(). */
 @Injectable()
@@ -22,12 +22,11 @@ export class ApiKeyGuard implements CanActivate {
 
   /** Synchronous for a key verified lately: most requests then take no promise here. */
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_ROUTE, targets)) return true;
+    const { isPublic, acceptedKeyTypes: accepted } = routeAccess(this.reflector, context);
+    if (isPublic) return true;
 
     const request = context.switchToHttp().getRequest<Request>();
     const presented = presentedApiKey(request);
-    const accepted = this.reflector.getAllAndOverride<ApiKeyType[]>(ACCEPTED_KEY_TYPES, targets) ?? DEFAULT_ACCEPTED_KEY_TYPES;
     const cached = presented === undefined ? undefined : this.verifier.cached(presented);
     if (cached !== undefined) return admit(request, cached, accepted);
     return this.lookUp(presented, request, context).then((principal) => admit(request, principal, accepted));

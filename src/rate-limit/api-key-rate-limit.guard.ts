@@ -2,8 +2,8 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
-import { IS_PUBLIC_ROUTE } from '../auth/auth.decorators.js';
 import { presentedApiKey } from '../auth/bearer-token.js';
+import { routeAccess } from '../auth/route-access.js';
 import { clientAddress } from '../http/client-address.js';
 import { AppConfig } from '../config/app-config.js';
 import { setRateLimitHeaders, tooManyRequests } from './rate-limit-headers.js';
@@ -33,7 +33,7 @@ export class ApiKeyRateLimitGuard implements CanActivate {
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
+    if (routeAccess(this.reflector, context).isPublic) return true;
     const http = context.switchToHttp();
     const response = http.getResponse<Response>();
     let counted: RateLimiterRes;
