@@ -6,6 +6,19 @@ import { writeOnto } from './root-logger.js';
 /** What ends a request target's path: its query, or a fragment a raw client may send along. */
 const PATH_END = /[?#]/;
 
+/** The time field, formatted once per millisecond: a busy service logs several requests in each. */
+let formattedAt = 0;
+let formatted = '';
+
+function isoTimeNow(): string {
+  const now = Date.now();
+  if (now !== formattedAt) {
+    formattedAt = now;
+    formatted = new Date(now).toISOString();
+  }
+  return formatted;
+}
+
 /**
  * The one line of a finished request (or of one the client went away from), with the request id
  * assignRequestId gave it: no body, no query string or fragment, no header but the user agent.
@@ -24,7 +37,7 @@ export function logRequest(logger: Logger, request: Request, response: Response,
   // Empty once the client has gone away: its socket forgets the peer.
   const address = clientAddress(request);
   const line =
-    `{"level":${logger.levels.values[level]},"time":"${new Date().toISOString()}","pid":${process.pid},` +
+    `{"level":${logger.levels.values[level]},"time":"${isoTimeNow()}","pid":${process.pid},` +
     `"requestId":${JSON.stringify(request.id)},"method":${JSON.stringify(request.method)},` +
     (route === undefined ? '' : `"route":${JSON.stringify(route)},`) +
     `"path":${JSON.stringify(request.originalUrl.split(PATH_END, 1)[0])},` +
