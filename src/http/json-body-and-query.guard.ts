@@ -74,7 +74,8 @@ export class JsonBodyAndQueryGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): true | Promise<true> {
     const request = context.switchToHttp().getRequest<Request>();
-    const inQuery = inheritedFieldName(request.query);
+    // No query string, no parameter name to check: nothing to parse or walk.
+    const inQuery = request.originalUrl.includes('?') ? inheritedFieldName(request.query) : undefined;
     if (inQuery !== undefined) throw new BadRequestException(`${inQuery}: ${INHERITED_NAME_RULE}`);
     if (!BODY_METHODS.has(request.method) || !hasBody(request)) return true;
     return this.readBody(request, context.switchToHttp().getResponse<Response>()).then(() => true);
