@@ -19,7 +19,8 @@ export function stampAndRecord(logger: Logger, metrics: ServiceMetrics) {
     const started = performance.now();
     assignRequestId(request, response);
     setSecurityHeaders(request, response);
-    response.once('close', () => {
+    // 'close' comes once per response: on() spares the wrapper once() allocates.
+    response.on('close', () => {
       const durationMs = performance.now() - started;
       // The matched pattern, never the raw URL: ids must not become metric labels.
       const route = (request.route as { path?: string } | undefined)?.path;
