@@ -19,15 +19,30 @@ interface Tally {
  * Counter and Histogram would validate, sort and hash the labels and allocate on every request.
  */
 export class RequestTallies {
-  private readonly tallies = new Map<string, Tally>();
+  private readonly tallies: Tally[] = [];
+  /**
+   * By route, method and status: keys the request already holds (the route's pattern and the
+   * method are the same strings on every request), so that counting builds no key of its own.
+   */
+  private readonly byRoute = new Map<string, Map<string, Map<number, Tally>>>();
 
   record(method: string, route: string, status: number, seconds: number): void {
-    const key = `${method} ${status} ${route}`;
-    let tally = this.tallies.get(key);
+    let byMethod = this.byRoute.get(route);
+    if (byMethod === undefined) {
+      byMethod = new Map();
+      this.byRoute.set(route, byMethod);
+    }
+    let byStatus = byMethod.get(method);
+    if (byStatus === undefined) {
+      byStatus = new Map();
+      byMethod.set(method, byStatus);
+    }
+    let tally = byStatus.get(status);
     if (tally === undefined) {
       const labels = `method="${labelValue(method)}",route="${labelValue(route)}",status="${status}"`;
       tally = { labels, count: 0, sum: 0, inBucket: BUCKETS.map(() => 0) };
-      this.tallies.set(key, tally);
+      byStatus.set(status, tally);
+      this.tallies.push(tally);
     }
     tally.count += 1;
     tally.sum += seconds;
@@ -41,9 +56,8 @@ export class RequestTallies {
 
   /** Both metrics in the text format (version 0.0.4), histogram buckets cumulative as it requires. */
   exposition(): string {
-    const tallies = [...this.tallies.values()];
-    const counts = tallies.map(({ labels, count }) => `http_requests_total{${labels}} ${count}`);
-    const durations = tallies.flatMap(({ labels, count, sum, inBucket }) => {
+    const counts = this.tallies.map(({ labels, count }) => `http_requests_total{${labels}} ${count}`);
+    const durations = this.tallies.flatMap(({ labels, count, sum, inBucket }) => {
       let cumulative = 0;
       const buckets = BUCKETS.map((bound, bucket) => {
         cumulative += inBucket[bucket];
