@@ -8,6 +8,7 @@ import {
   UnsupportedMediaTypeException,
 } from '@nestjs/common';
 import express, { type Request, type Response } from 'express';
+import { isUtf8 } from 'node:buffer';
 import { BODY_LIMIT, BODY_LIMIT_BYTES } from './body-limit.js';
 import {
   holdsUnpairedSurrogate,
@@ -15,17 +16,19 @@ import {
   mayHoldInheritedName,
   mayHoldNul,
   mayHoldUnpairedSurrogate,
-  nestsDeeperThan,
   pathOfNul,
+  shapeProblem,
   UNPAIRED_SURROGATE_MESSAGE,
 } from './well-formed-json.js';
 
 /**
  * Deeper than any body of the API needs (a function's handler.requestHandler is three levels), far
  * short of any recursive reader's stack: class-transformer copies unknown fields recursively, and a
- * field nested ~2,000 arrays deep overflowed it (a 500). Refused from the raw bytes, before parsing.
+ * field nested ~2,000 arrays deep overflowed it (a 500). Twice as many members as the largest object
+ * the API takes (a header map of 50), and some 30 times the entries of the largest body (100 initial
+ * messages): bounds on what class-transformer costs a 1 MB body. Refused from the raw bytes, before parsing.
  */
-export const MAX_BODY_NESTING = 32;
+export const BODY_SHAPE_LIMITS = { depth: 32, membersPerObject: 100, entries: 10_000 } as const;
 
 /** What the raw bytes tell of a body, between the parser's verify and its result: which costlier checks the parsed value needs. */
 interface RawFindings {
@@ -38,10 +41,9 @@ const RAW_FINDINGS = new WeakMap<Request, RawFindings>();
 const parseJson = express.json({
   limit: BODY_LIMIT,
   verify: (request, _response, raw) => {
-    if (nestsDeeperThan(raw, MAX_BODY_NESTING)) {
-      // body-parser answers what its verify throws with the error's status, without parsing.
-      throw Object.assign(new Error(`The request body nests arrays and objects more than ${MAX_BODY_NESTING} levels deep`), { status: 400, expose: true });
-    }
+    const problem = bodyTextProblem(raw) ?? shapeProblem(raw, BODY_SHAPE_LIMITS);
+    // body-parser answers what its verify throws with the error's status, without parsing.
+    if (problem !== undefined) throw Object.assign(new Error(problem), { status: 400, expose: true });
     RAW_FINDINGS.set(request as Request, {
       surrogateEscape: mayHoldUnpairedSurrogate(raw),
       nulEscape: mayHoldNul(raw),
@@ -49,6 +51,31 @@ const parseJson = express.json({
     });
   },
 });
+
+/**
+ * What the raw text says before the parser does: bytes that are not UTF-8, which the decoder would
+ * quietly turn into U+FFFD (storing, and comparing for an idempotent retry, text nobody sent); and
+ * a JSON value that is no object, which body-parser's strict mode would call "not valid JSON".
+ */
+function bodyTextProblem(raw: Buffer): string | undefined {
+  if (!isUtf8(raw)) return 'Malformed JSON body: the text is not valid UTF-8';
+  const first = raw.find((byte) => !JSON_WHITESPACE.has(byte));
+  if (first === undefined || first === OPEN_OBJECT || first === OPEN_ARRAY) return undefined;
+  const scalar = parsedOrUndefined(raw.toString('utf8'));
+  return scalar === undefined ? undefined : `The request body must be a JSON object, not ${scalar === null ? 'null' : `a ${typeof scalar}`}`;
+}
+
+const JSON_WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+const OPEN_OBJECT = 0x7b;
+const OPEN_ARRAY = 0x5b;
+
+function parsedOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
 
 const INHERITED_NAME_RULE = 'no field or parameter may be named after a property every JavaScript object has (such as constructor or toString)';
 
@@ -74,9 +101,9 @@ export class JsonBodyAndQueryGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): true | Promise<true> {
     const request = context.switchToHttp().getRequest<Request>();
-    // No query string, no parameter name to check: nothing to parse or walk.
-    const inQuery = request.originalUrl.includes('?') ? inheritedFieldName(request.query) : undefined;
-    if (inQuery !== undefined) throw new BadRequestException(`${inQuery}: ${INHERITED_NAME_RULE}`);
+    // No query string, no parameter to check: nothing to decode, parse or walk.
+    const queryAt = request.originalUrl.indexOf('?');
+    if (queryAt !== -1) checkQuery(request, request.originalUrl.slice(queryAt + 1));
     if (!BODY_METHODS.has(request.method) || !hasBody(request)) return true;
     return this.readBody(request, context.switchToHttp().getResponse<Response>()).then(() => true);
   }
@@ -121,6 +148,20 @@ export class JsonBodyAndQueryGuard implements CanActivate {
       });
     });
   }
+}
+
+/**
+ * Escapes that decode to no UTF-8 text (`%FF`, `%C3` alone, `%G1`): the query parser would quietly
+ * read U+FFFD or the escape's own characters, and match a value nobody sent. Then the names.
+ */
+function checkQuery(request: Request, query: string): void {
+  try {
+    decodeURIComponent(query);
+  } catch {
+    throw new BadRequestException('The query string holds a percent-escape that is not UTF-8 text');
+  }
+  const inherited = inheritedFieldName(request.query);
+  if (inherited !== undefined) throw new BadRequestException(`${inherited}: ${INHERITED_NAME_RULE}`);
 }
 
 function hasBody(request: Request): boolean {

@@ -1,20 +1,36 @@
 import { describe, expect, it } from '@jest/globals';
-import { holdsUnpairedSurrogate, mayHoldUnpairedSurrogate, nestsDeeperThan } from './well-formed-json.js';
+import { holdsUnpairedSurrogate, mayHoldUnpairedSurrogate, shapeProblem } from './well-formed-json.js';
 
 const raw = (text: string) => Buffer.from(text, 'utf8');
 
-describe('nestsDeeperThan', () => {
+describe('shapeProblem', () => {
+  const limits = { depth: 3, membersPerObject: 3, entries: 8 };
+  const tooDeep = 'The request body nests arrays and objects more than 3 levels deep';
+  const tooWide = 'The request body has an object of more than 3 members';
+  const tooMany = 'The request body has more than 8 list items and object members in all';
+
   it.each([
-    ['objects and arrays at the limit', `${'['.repeat(3)}${']'.repeat(3)}`, false],
-    ['one level past it', `${'['.repeat(4)}${']'.repeat(4)}`, true],
-    ['objects count as arrays do', '{"a":{"b":{"c":{"d":1}}}}', true],
-    ['brackets inside a string do not count', '{"a":"[[[[[[[[{{{{"}', false],
-    ['an escaped quote does not end the string', '{"a":"\\"[[[[[[["}', false],
-    ['an escaped backslash before the quote does', '{"a":"\\\\"}[[[[', true],
-    ['siblings do not add up', '[[1],[2],[3],[4],[5]]', false],
-    ['an unterminated string', '{"a":"[[[[[[', false],
-  ])('%s', (_, text, deeper) => {
-    expect(nestsDeeperThan(raw(text), 3)).toBe(deeper);
+    ['objects and arrays at the depth limit', `${'['.repeat(3)}${']'.repeat(3)}`, undefined],
+    ['one level past it', `${'['.repeat(4)}${']'.repeat(4)}`, tooDeep],
+    ['objects count as arrays do', '{"a":{"b":{"c":{"d":1}}}}', tooDeep],
+    ['brackets inside a string do not count', '{"a":"[[[[[[[[{{{{"}', undefined],
+    ['an escaped quote does not end the string', '{"a":"\\"[[[[[[["}', undefined],
+    ['an escaped backslash before the quote does', '{"a":"\\\\"}[[[[', tooDeep],
+    ['siblings do not add up', '[[1],[2],[3]]', undefined],
+    ['an unterminated string', '{"a":"[[[[[[', undefined],
+    ['an object at the member limit', '{"a":1,"b":2,"c":3}', undefined],
+    ['an object one member past it', '{"a":1,"b":2,"c":3,"d":4}', tooWide],
+    ['a nested object past it', '{"a":{"b":1,"c":2,"d":3,"e":4}}', tooWide],
+    ['members of sibling objects do not add up', '[{"a":1,"b":2,"c":3},{"a":1,"b":2,"c":3}]', undefined],
+    ['an object counts its own members, not those of a list it holds', '{"a":[1,2,3,4,5,6],"b":1}', undefined],
+    ['a list of as many items as the body may hold', '[1,2,3,4,5,6,7,8]', undefined],
+    ['one item more', '[1,2,3,4,5,6,7,8,9]', tooMany],
+    ['items and members at every depth add up', '{"a":[1,2],"b":[3,4],"c":{"d":[5,6]}}', tooMany],
+    ['empty lists and objects hold nothing', '[[],{},[ ],{ },[],{},[]]', undefined],
+    ['whitespace around the last entry', '[ 1 , 2 , [ 3 ] , { "a" : 4 } ]', undefined],
+    ['commas inside strings do not count', '{"a":",,,,,,"}', undefined],
+  ])('%s', (_, text, problem) => {
+    expect(shapeProblem(raw(text), limits)).toBe(problem);
   });
 });
 

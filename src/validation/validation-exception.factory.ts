@@ -1,9 +1,15 @@
 import type { ValidationError as ClassValidatorError } from 'class-validator';
 import { ValidationError } from '../errors/domain-errors.js';
 
-/** Turns class-validator's tree into one sentence naming each failing field by its path. */
+/** Enough to fix a request by; a body of a hundred unknown fields would otherwise be answered with a hundred sentences. */
+export const MAX_VALIDATION_MESSAGES = 20;
+
+/** Turns class-validator's tree into one sentence naming each failing field by its path (the first MAX_VALIDATION_MESSAGES of them). */
 export function validationExceptionFactory(errors: ClassValidatorError[]): ValidationError {
-  return new ValidationError(flatten(errors, '').join('; '));
+  const messages = flatten(errors, '');
+  const shown = messages.slice(0, MAX_VALIDATION_MESSAGES).join('; ');
+  const more = messages.length - MAX_VALIDATION_MESSAGES;
+  return new ValidationError(more > 0 ? `${shown}; and ${more} more` : shown);
 }
 
 function flatten(errors: ClassValidatorError[], parentPath: string): string[] {

@@ -113,6 +113,29 @@ describe('Hostile shapes', () => {
       await refused(() => send('post', ASSISTANTS, nestedField('[', ']', 31)), badRequest('property extra should not exist'));
     });
 
+    const withExtra = (extra: string) => `{"name":"A","provider":"OPENAI","extra":${extra}}`;
+    const objectOf = (members: number) => `{${Array.from({ length: members }, (_, i) => `"m${i}":0`).join(',')}}`;
+
+    it.each([
+      ['an unknown object of 101 members', withExtra(objectOf(101)), 'The request body has an object of more than 100 members'],
+      ['a body of 80,000 members, each one more field to scan for', objectOf(80_000), 'The request body has an object of more than 100 members'],
+      ['a list of 10,001 items', withExtra(`[${'0,'.repeat(10_000)}0]`), 'The request body has more than 10000 list items and object members in all'],
+      ['100,000 empty lists', withExtra(`[${'[],'.repeat(99_999)}[]]`), 'The request body has more than 10000 list items and object members in all'],
+      ['101 objects of 99 members', withExtra(`[${Array.from({ length: 101 }, () => objectOf(99)).join(',')}]`), 'The request body has more than 10000 list items and object members in all'],
+    ])('%s: 400 before class-transformer copies it', async (_case, body, message) => {
+      await refused(() => send('post', ASSISTANTS, body), badRequest(message));
+    });
+
+    it('an unknown object of 100 members is read as usual (the unknown field is named)', async () => {
+      await refused(() => send('post', ASSISTANTS, withExtra(objectOf(100))), badRequest('property extra should not exist'));
+    });
+
+    it('names the first 20 faults of a body and counts the rest', async () => {
+      const fields = Array.from({ length: 25 }, (_, i) => `"x${i}":0`).join(',');
+      const named = Array.from({ length: 20 }, (_, i) => `property x${i} should not exist`).join('; ');
+      await refused(() => send('post', ASSISTANTS, `{"name":"A","provider":"OPENAI",${fields}}`), badRequest(`${named}; and 5 more`));
+    });
+
     it('brackets inside strings are text, not nesting', async () => {
       const name = `${'[{'.repeat(100)}\\"]`;
       expect((await createAssistant(api, { name })).name).toBe(name);
@@ -282,15 +305,57 @@ describe('Hostile shapes', () => {
     });
   });
 
+  describe('a query string whose escapes decode to no UTF-8 text', () => {
+    it.each([
+      ['a byte that starts no UTF-8 sequence', 'key=%FF'],
+      ['a sequence cut short', 'key=%C3'],
+      ['an escape that is not hexadecimal', 'key=%G1'],
+      ['a parameter name', '%FF=1'],
+    ])('%s: 400, rather than matching U+FFFD or the escape as written', async (_case, query) => {
+      const listed = await t.as(PRIVATE_KEY).get(`${TASKS}?${query}`).expect(400);
+      expect(listed.body).toEqual(badRequest('The query string holds a percent-escape that is not UTF-8 text'));
+    });
+
+    it('an escaped U+FFFD is text like any other: the task whose key it is', async () => {
+      const created = await createTask(api, { key: '\uFFFD' });
+      const listed = await t.as(PRIVATE_KEY).get(`${TASKS}?key=%EF%BF%BD`).expect(200);
+      expect(listed.body.tasks.map(({ id }: { id: string }) => id)).toEqual([created.id]);
+    });
+  });
+
   describe("a function's requestHandler.headers is held to an MCP server's header rules", () => {
     it.each([
       ['{"A":"\\r\\nX: y"}', 'has a value with control characters, for A'],
       ['{"":"c"}', 'has an invalid header name: ""'],
       ['{"a b":"c"}', 'has an invalid header name: "a b"'],
       ['{"a":"b","A":"c"}', 'names the header A more than once (header names are case-insensitive)'],
+      ['{"A":"\\ud800"}', 'has a value with a character past U+00FF, which an HTTP header cannot carry, for A'],
+      ['{"Content-Length":"0"}', "names Content-Length, a header the platform's HTTP client sets for each request"],
     ])('%s: 400, nothing stored', async (headers, problem) => {
       const assistantId = (await createAssistant(api)).id;
       await refused(() => send('post', `${ASSISTANTS}/${assistantId}/functions`, functionBody(headers)), badRequest(`handler.requestHandler.headers ${problem}`));
+    });
+  });
+
+  describe('MCP header values an HTTP header cannot carry, and headers that frame the request', () => {
+    const server = (headers: Record<string, string>) => ({ transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse', headers } });
+
+    it.each([
+      ['CJK text', { 'X-A': '日本' }, 'has a value with a character past U+00FF, which an HTTP header cannot carry, for X-A'],
+      ['an emoji', { 'X-A': '😀' }, 'has a value with a character past U+00FF, which an HTTP header cannot carry, for X-A'],
+      ['Host', { Host: 'internal.example' }, "names Host, a header the platform's HTTP client sets for each request"],
+      ['transfer-encoding, in any letter case', { 'transfer-Encoding': 'chunked' }, "names transfer-Encoding, a header the platform's HTTP client sets for each request"],
+      ['Connection', { Connection: 'close' }, "names Connection, a header the platform's HTTP client sets for each request"],
+    ])('%s: 400, nothing stored', async (_case, headers, problem) => {
+      const assistantId = (await createAssistant(api)).id;
+      await refused(() => send('post', `${ASSISTANTS}/${assistantId}/mcp-servers`, server(headers)), badRequest(`sseTransport.headers ${problem}`));
+    });
+
+    it('a Latin-1 value (é, ü) is carried as one byte each: stored and returned as sent', async () => {
+      const assistantId = (await createAssistant(api)).id;
+      const created = await send('post', `${ASSISTANTS}/${assistantId}/mcp-servers`, server({ 'X-Name': 'Zoë Müller' }));
+      expect(created.status).toBe(201);
+      expect(created.body.mcpServer.sseTransport.headers).toEqual({ 'X-Name': 'Zoë Müller' });
     });
   });
 });

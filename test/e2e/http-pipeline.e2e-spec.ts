@@ -28,6 +28,30 @@ describe('HTTP pipeline', () => {
     expect(response.body).toEqual({ error: 'Bad Request', message: 'The request body must be a JSON object, not an array' });
   });
 
+  it.each([
+    ['null', 'null', 'null'],
+    ['true', 'true', 'a boolean'],
+    ['a number', ' 1 ', 'a number'],
+    ['a string', '"name"', 'a string'],
+  ])('answers a JSON body that is %s with 400 naming what it is', async (_, body, what) => {
+    const response = await t.as(PRIVATE_KEY).post(API_KEYS).set('Content-Type', 'application/json').send(body).expect(400);
+    expect(response.body).toEqual({ error: 'Bad Request', message: `The request body must be a JSON object, not ${what}` });
+  });
+
+  it.each([
+    ['a byte that starts no UTF-8 sequence', Buffer.from([0xff])],
+    ['a sequence cut short', Buffer.from([0xc3])],
+    ['an over-long encoding', Buffer.from([0xc0, 0xaf])],
+    ['a surrogate encoded as UTF-8', Buffer.from([0xed, 0xa0, 0x80])],
+  ])('refuses a body with %s in a string with 400, rather than storing U+FFFD in its place', async (_, bytes) => {
+    const body = Buffer.concat([Buffer.from('{"name":"key-'), bytes, Buffer.from('"}')]);
+    // Sent as the bytes they are: supertest would write a Buffer out as JSON.
+    const response = await t.as(PRIVATE_KEY).post(API_KEYS).set('Content-Type', 'application/json').serialize(() => body as unknown as string).send({}).expect(400);
+    expect(response.body).toEqual({ error: 'Bad Request', message: 'Malformed JSON body: the text is not valid UTF-8' });
+    const names = (await t.app.get(DataSource).query('SELECT name FROM api_keys')) as { name: string }[];
+    expect(names.filter(({ name }) => name.startsWith('key-'))).toEqual([]);
+  });
+
   it('answers a body over 1 MB with 413 {error, message}', async () => {
     const response = await t
       .as(PRIVATE_KEY)
