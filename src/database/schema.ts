@@ -16,6 +16,7 @@ import { IdempotencyKeys1795651200000 } from './migrations/1795651200000-idempot
 import { OrganizationKeyList1795741200000 } from './migrations/1795741200000-organization-key-list.js';
 import { RepairStoredSchedules1795741313000 } from './migrations/1795741313000-repair-stored-schedules.js';
 import { MarkedSecrets1795744800000 } from './migrations/1795744800000-marked-secrets.js';
+import { KeyedRequestDigests1795831200000 } from './migrations/1795831200000-keyed-request-digests.js';
 
 export const ENTITIES = [Organization, Workspace, ApiKey, Assistant, Tool, McpServer, AssistantFunction, InitialMessage, Thread, Task];
 
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   OrganizationKeyList1795741200000,
   RepairStoredSchedules1795741313000,
   MarkedSecrets1795744800000,
+  KeyedRequestDigests1795831200000,
 ];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { RecordSecrets } from './idempotency-key.js';
+import { canonicalText, RecordSecrets } from './idempotency-key.js';
 
 const encryptionKey = randomBytes(32);
 const scope = { apiKey: 'sk_caller0key0aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', caller: 'workspace:w1', route: 'POST /api/cloud/assistants', key: '7' };
@@ -26,6 +26,13 @@ describe('RecordSecrets', () => {
     const other = new RecordSecrets(withEncryptionKey, { ...scope, ...change });
     expect(other.digest).not.toBe(new RecordSecrets(encryptionKey, scope).digest);
     expect(() => other.open(sealed)).toThrow();
+    expect(other.bodyDigest('{"a":1}')).not.toBe(new RecordSecrets(encryptionKey, scope).bodyDigest('{"a":1}'));
+  });
+
+  it('digests equal bodies alike and other bodies otherwise, under one set of secrets', () => {
+    const secrets = new RecordSecrets(encryptionKey, scope);
+    expect(new RecordSecrets(encryptionKey, scope).bodyDigest(canonicalText({ b: 1, a: [2] }))).toBe(secrets.bodyDigest(canonicalText({ a: [2], b: 1 })));
+    expect(secrets.bodyDigest(canonicalText({ a: [2], b: 2 }))).not.toBe(secrets.bodyDigest(canonicalText({ a: [2], b: 1 })));
   });
 
   it('keeps the parts apart: the same text split otherwise between route and key is another record', () => {

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -16,9 +16,9 @@ export function problemWithKey(key: string): string | undefined {
   return `${IDEMPOTENCY_KEY_HEADER} must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters`;
 }
 
-/** The SHA-256 of a JSON value in canonical form: object keys sorted at every depth, so key order does not matter. */
-export function digestOfBody(body: unknown): string {
-  return createHash('sha256').update(JSON.stringify(canonical(body ?? null))).digest('hex');
+/** A JSON value as text in canonical form: object keys sorted at every depth, so key order does not matter. */
+export function canonicalText(body: unknown): string {
+  return JSON.stringify(canonical(body ?? null));
 }
 
 function canonical(value: unknown): unknown {
@@ -42,22 +42,30 @@ export interface KeyScope {
 }
 
 /**
- * The lookup digest of an idempotency record and the key that seals its response (AES-256-GCM),
- * both derived from secrets a reader of the database lacks: the API key value the caller presented
- * (the database holds only its digest) and ENCRYPTION_KEY when set. Knowing the Idempotency-Key
- * and reading the table is then not enough to find a record or open the response it holds, which
- * may carry a new API key's value or header values.
+ * The lookup digest of an idempotency record, the digest of its request body and the key that
+ * seals its response (AES-256-GCM), all derived from secrets a reader of the database lacks: the
+ * API key value the caller presented (the database holds only its digest) and ENCRYPTION_KEY when
+ * set. Knowing the Idempotency-Key and reading the table is then not enough to find a record, open
+ * the response it holds (which may carry a new API key's value or header values), or test guesses
+ * of the header values its request sent against the body's digest.
  */
 export class RecordSecrets {
   readonly digest: string;
   private readonly sealingKey: Buffer;
+  private readonly bodyKey: Buffer;
 
   constructor(encryptionKey: Buffer | undefined, { apiKey, caller, route, key }: KeyScope) {
-    const material = Buffer.from(hkdfSync('sha256', apiKey, encryptionKey ?? NO_ENCRYPTION_KEY, 'idempotency record', 64));
+    const material = Buffer.from(hkdfSync('sha256', apiKey, encryptionKey ?? NO_ENCRYPTION_KEY, 'idempotency record', 96));
     // JSON keeps the parts apart whatever characters they hold; HMAC takes a context of any length.
     const context = JSON.stringify([caller, route, key]);
     this.digest = createHmac('sha256', material.subarray(0, 32)).update(context).digest('hex');
-    this.sealingKey = createHmac('sha256', material.subarray(32)).update(context).digest();
+    this.sealingKey = createHmac('sha256', material.subarray(32, 64)).update(context).digest();
+    this.bodyKey = createHmac('sha256', material.subarray(64)).update(context).digest();
+  }
+
+  /** The digest of a request body, given as canonicalText: equal for equal bodies under one record's secrets only. */
+  bodyDigest(canonicalBody: string): string {
+    return createHmac('sha256', this.bodyKey).update(canonicalBody).digest('hex');
   }
 
   seal(body: unknown): Buffer {

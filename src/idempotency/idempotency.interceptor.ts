@@ -8,7 +8,7 @@ import { presentedApiKey } from '../auth/bearer-token.js';
 import { ConflictError, ValidationError } from '../errors/domain-errors.js';
 import { AppConfig } from '../config/app-config.js';
 import { Transactions } from '../database/request-transaction.js';
-import { digestOfBody, IDEMPOTENCY_KEY_HEADER, problemWithKey, RecordSecrets } from './idempotency-key.js';
+import { canonicalText, IDEMPOTENCY_KEY_HEADER, problemWithKey, RecordSecrets } from './idempotency-key.js';
 import { IdempotencyStore, IN_PROGRESS_MESSAGE, type KeyUse } from './idempotency.store.js';
 
 /**
@@ -71,7 +71,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return {
       caller: scope.caller,
       route: scope.route,
-      requestDigest: digestOfBody(request.body),
+      canonicalBody: canonicalText(request.body),
       secrets: new RecordSecrets(this.config.encryptionKey, scope),
       retiredSecrets: this.config.previousEncryptionKeys.map((retired) => new RecordSecrets(retired, scope)),
     };

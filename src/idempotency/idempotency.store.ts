@@ -19,7 +19,8 @@ export const IN_PROGRESS_MESSAGE = 'A request with this Idempotency-Key is still
 export interface KeyUse {
   caller: string;
   route: string;
-  requestDigest: string;
+  /** The request body as canonicalText; only its digest under a record's secrets is stored. */
+  canonicalBody: string;
   /** Derived under ENCRYPTION_KEY: records are written with these. */
   secrets: RecordSecrets;
   /** Derived under each of ENCRYPTION_KEY_PREVIOUS: records written before a rotation still match. */
@@ -50,7 +51,7 @@ export class IdempotencyStore {
     for (let attempt = 0; attempt < 3; attempt++) {
       const beforeRotation = await this.readRetired(use);
       if (beforeRotation !== null) return outcomeOf(use, beforeRotation);
-      if (await this.records.claim(recordKey(use), use.requestDigest, token, KEY_LIFETIME_SECONDS, STALE_CLAIM_SECONDS)) {
+      if (await this.records.claim(recordKey(use), use.secrets.bodyDigest(use.canonicalBody), token, KEY_LIFETIME_SECONDS, STALE_CLAIM_SECONDS)) {
         return { kind: 'claimed', token };
       }
       const stored = await this.read(use, [use.secrets.digest]);
@@ -98,8 +99,8 @@ function recordKey({ caller, route, secrets }: KeyUse): RecordKey {
 }
 
 function outcomeOf(use: KeyUse, stored: StoredUse): ClaimOutcome {
-  if (stored.request_digest !== use.requestDigest) return { kind: 'other-body' };
-  if (stored.response_status === null || stored.sealed_response === null) return { kind: 'in-progress' };
   const secrets = [use.secrets, ...use.retiredSecrets].find(({ digest }) => digest === stored.key_digest)!;
+  if (stored.request_digest !== secrets.bodyDigest(use.canonicalBody)) return { kind: 'other-body' };
+  if (stored.response_status === null || stored.sealed_response === null) return { kind: 'in-progress' };
   return { kind: 'replay', status: stored.response_status, body: secrets.open(stored.sealed_response) };
 }

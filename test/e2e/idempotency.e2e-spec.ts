@@ -314,6 +314,18 @@ describe('Idempotency-Key', () => {
       expect(replayed.body.apiKey.value).toBe(value);
     });
 
+    it('keeps the header values a request sent from a reader of the database: its body digest is keyed, no SHA-256 of the body', async () => {
+      const assistant = await createAssistant(t.api());
+      const body = { transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse', headers: { Authorization: 'Bearer guessable' } } };
+      await post(`${ASSISTANTS}/${assistant.id}/mcp-servers`, PRIVATE_KEY, body, 'mcp').expect(201);
+      const [row] = await records(`SELECT request_digest FROM idempotency_keys`);
+      const sortedText = '{"sseTransport":{"headers":{"Authorization":"Bearer guessable"},"url":"https://mcp.example.com/sse"},"transportType":"SSE"}';
+      expect(JSON.parse(sortedText)).toEqual(body);
+      expect(row.request_digest).toMatch(/^[0-9a-f]{64}$/);
+      expect(row.request_digest).not.toBe(createHash('sha256').update(sortedText).digest('hex'));
+      expect((await post(`${ASSISTANTS}/${assistant.id}/mcp-servers`, PRIVATE_KEY, body, 'mcp').expect(201)).headers['idempotent-replayed']).toBe('true');
+    });
+
     it('keeps the records of two API keys of one workspace apart: a record is found only with the key that made it', async () => {
       const otherKey = (await post('/api/cloud/api-keys', ORGANIZATION_KEY, { name: 'Two', type: 'PRIVATE', workspaceId: await workspaceId() }).expect(201))
         .body.apiKey.value as string;
