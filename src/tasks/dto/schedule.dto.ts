@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions, ApiSchema } 
 import { IsIn } from 'class-validator';
 import { customRule, IsListOf, IsOmittable, IsTextWith } from '../../validation/validation.decorators.js';
 import { isInStartYears, parseLocalDateTime, START_YEARS } from '../schedule/local-date-time.js';
-import { canonicalTimeZone } from '../schedule/time-zone.js';
+import { isIanaTimeZone } from '../schedule/time-zone.js';
 import { RECURRENCE_FREQUENCIES, type RecurrenceFrequency } from '../schedule/recurrence.js';
 
 export const MAX_RECURRENCE_RULES = 10;
@@ -38,7 +38,7 @@ function IsLocalDateTime(): PropertyDecorator {
 function IsTimeZoneName(): PropertyDecorator {
   return IsTextWith(
     SCHEDULE_LIMITS.timeZoneLength,
-    customRule('isTimeZoneName', (value) => (canonicalTimeZone(String(value)) === undefined ? 'must be an IANA time-zone name, such as Europe/Berlin' : undefined)),
+    customRule('isTimeZoneName', (value) => (isIanaTimeZone(String(value)) ? undefined : 'must be an IANA time-zone name, such as Europe/Berlin')),
   );
 }
 

@@ -27,6 +27,23 @@ export function canonicalTimeZone(name: string): string | undefined {
   return canonical;
 }
 
+/**
+ * Names ICU knows that the IANA database has not: Java's three-letter compatibility ids, each
+ * mapped to a zone its letters do not stand for (`BST` to Asia/Dhaka, `IST` to Asia/Calcutta), and
+ * the SystemV zones IANA removed in 2020b. Lower case.
+ */
+const ICU_ONLY_NAMES = new Set(
+  ['ACT', 'AET', 'AGT', 'ART', 'AST', 'BET', 'BST', 'CAT', 'CNT', 'CST', 'CTT', 'EAT', 'ECT', 'IET', 'IST', 'JST', 'MIT', 'NET', 'NST', 'PLT', 'PNT', 'PRT', 'PST', 'SST', 'VST'].map(
+    (name) => name.toLowerCase(),
+  ),
+);
+
+/** Whether a caller's zone name is one of the IANA database (in any letter case), as a schedule's must be. */
+export function isIanaTimeZone(name: string): boolean {
+  const lowerCase = name.toLowerCase();
+  return !ICU_ONLY_NAMES.has(lowerCase) && !lowerCase.startsWith('systemv/') && canonicalTimeZone(name) !== undefined;
+}
+
 /** The canonical name of a zone already validated (a stored one, or one a DTO accepted). */
 export function canonicalTimeZoneOf(validName: string): string {
   const canonical = canonicalTimeZone(validName);
