@@ -32,10 +32,10 @@ export class ApiKeyGuard implements CanActivate {
     return this.lookUp(presented, request, context).then((principal) => admit(request, principal, accepted));
   }
 
-  /** A key this process has not verified lately: refused without a lookup while its address is blocked for failing too often. */
+  /** A key not in the key cache: refused without a lookup while its address is blocked for failing too often, unless it verified lately. */
   private async lookUp(presented: PresentedKey | undefined, request: Request, context: ExecutionContext): Promise<Principal> {
     const address = clientAddress(request);
-    const blocked = await this.failures.isBlocked(address);
+    const blocked = await this.failures.isBlocked(address, presented?.digest);
     if (blocked !== undefined) {
       const { limit, windowSeconds } = this.failures;
       throw tooManyRequests(
@@ -47,8 +47,11 @@ export class ApiKeyGuard implements CanActivate {
       );
     }
     const principal = presented === undefined ? null : await this.verifier.verify(presented);
-    if (principal !== null) return principal;
-    await this.failures.recordFailure(address);
+    if (presented !== undefined && principal !== null) {
+      this.failures.recordSuccess(presented.digest);
+      return principal;
+    }
+    await this.failures.recordFailure(address, presented?.digest);
     throw new UnauthenticatedError();
   }
 }

@@ -56,3 +56,31 @@ describe.each([
     lookups.mockRestore();
   });
 });
+
+describe('A blocked address, with no key cache at all (API_KEY_CACHE_SECONDS=0)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ AUTH_FAILURE_LIMIT: '3', AUTH_FAILURE_WINDOW_SECONDS: '60', TRUST_PROXY: 'loopback', API_KEY_CACHE_SECONDS: '0' });
+    await t.reset();
+  });
+  afterAll(() => t.close());
+
+  it('still serves a key verified within the window, looked up each time: revoked, it gets 401 like any other', async () => {
+    const nat = from('203.0.113.9');
+    bodyOf(await t.api(PRIVATE_KEY).GET(ASSISTANTS, nat), 200);
+    for (let i = 0; i < 3; i++) errorOf(await t.api(madeUpKey()).GET(ASSISTANTS, nat), 401);
+    errorOf(await t.api(madeUpKey()).GET(ASSISTANTS, nat), 429);
+
+    const lookups = jest.spyOn(t.app.get(ApiKeyVerifier), 'verify');
+    for (let i = 0; i < 3; i++) bodyOf(await t.api(PRIVATE_KEY).GET(ASSISTANTS, nat), 200);
+    expect(lookups).toHaveBeenCalledTimes(3);
+    lookups.mockRestore();
+
+    const { apiKeys } = bodyOf(await t.api(PRIVATE_KEY).GET('/api/cloud/api-keys', nat), 200);
+    const own = apiKeys.find(({ type }) => type === 'PRIVATE')!;
+    bodyOf(await t.api(PRIVATE_KEY).DELETE('/api/cloud/api-keys/{apiKeyId}', { params: { path: { apiKeyId: own.id } }, ...nat }), 200);
+    expect(errorOf(await t.api(PRIVATE_KEY).GET(ASSISTANTS, nat), 401)).toEqual(UNAUTHORIZED);
+    errorOf(await t.api(PRIVATE_KEY).GET(ASSISTANTS, nat), 429);
+  });
+});
