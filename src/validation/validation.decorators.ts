@@ -102,16 +102,30 @@ export const MAX_URL_LENGTH = 2048;
  */
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
+/**
+ * `scheme://` and then no space, backslash or other character a URI may not hold (RFC 3986) but
+ * braces, which a function's URL template uses (`/orders/{{id}}`): parsers disagree on what
+ * `https:example.com` or `https://10.0.0.1\@example.com/` name, so the one that checks a URL here
+ * and the one that calls it later could reach different hosts. (Letters past ASCII, as in an
+ * internationalised domain name, are left to isURL.)
+ */
+const URI_SHAPE = /^https?:\/\/[^\s\\<>"|^`]+$/i;
+/** A percent sign that does not start an escape of two hexadecimal digits. */
+const BARE_PERCENT = /%(?![0-9a-f]{2})/i;
+
 /** An absolute http(s) URL with a host; internal host names without a dot are fine. */
 export function IsHttpUrl(): PropertyDecorator {
   return applyDecorators(
     IsString(),
     Length(1, MAX_URL_LENGTH),
     customRule('isHttpUrl', (value) => {
-      if (CONTROL_CHARACTER.test(String(value))) return 'must not contain control characters';
-      return isURL(String(value), { protocols: ['http', 'https'], require_protocol: true, require_tld: false, require_host: true })
-        ? undefined
-        : 'must be an absolute http or https URL';
+      const url = String(value);
+      if (CONTROL_CHARACTER.test(url)) return 'must not contain control characters';
+      const absolute =
+        URI_SHAPE.test(url) &&
+        !BARE_PERCENT.test(url) &&
+        isURL(url, { protocols: ['http', 'https'], require_protocol: true, require_tld: false, require_host: true });
+      return absolute ? undefined : 'must be an absolute http or https URL';
     }),
   );
 }

@@ -115,6 +115,13 @@ describe('MCP servers', () => {
       expect(server.httpTransport).toEqual(transportBody('http://localhost:8080/mcp', headers));
     });
 
+    it('accepts a URL with a user, a port, an IPv6 host, escapes, a query and a fragment', async () => {
+      for (const url of ['https://bot@mcp.example.com:8443/s%20se?token=a%2Fb&x=1#part', 'http://[::1]:8080/mcp']) {
+        const server = await createServer({ transportType: 'HTTP', httpTransport: { url } });
+        expect(server.httpTransport!.url).toBe(url);
+      }
+    });
+
     const sse = (transport: Record<string, unknown>) => ({ transportType: 'SSE', sseTransport: { url: SSE_URL, ...transport } });
     const withHeaders = (headers: unknown) => sse({ headers });
 
@@ -139,6 +146,10 @@ describe('MCP servers', () => {
       ['an ftp url', sse({ url: 'ftp://mcp.example.com/sse' }), 'sseTransport.url must be an absolute http or https URL'],
       ['a relative url', sse({ url: '/mcp/sse' }), 'sseTransport.url must be an absolute http or https URL'],
       ['a url that is not a url', sse({ url: 'not a url' }), 'sseTransport.url must be an absolute http or https URL'],
+      ['a scheme without //, whose host parsers disagree on', sse({ url: 'https:example.com' }), 'sseTransport.url must be an absolute http or https URL'],
+      ['a backslash, which parsers read as / or as part of the user name', sse({ url: 'https://169.254.169.254\\@evil.example/' }), 'sseTransport.url must be an absolute http or https URL'],
+      ['a percent sign that starts no escape', sse({ url: 'https://mcp.example.com/%%zz' }), 'sseTransport.url must be an absolute http or https URL'],
+      ['a space', sse({ url: 'https://mcp.example.com/a b' }), 'sseTransport.url must be an absolute http or https URL'],
       ['an httpTransport url that is not a url', { transportType: 'HTTP', httpTransport: { url: 'mcp' } }, 'httpTransport.url must be an absolute http or https URL'],
       ['a url that is a number', sse({ url: 42 }), 'sseTransport.url must be a string'],
       ['headers as an array', withHeaders(['Authorization: x']), 'sseTransport.headers must be an object of header names to string values'],
