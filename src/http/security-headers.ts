@@ -21,7 +21,7 @@ function headerChangesOf(middleware: ReturnType<typeof helmet>): HeaderChanges {
 }
 
 /** A JSON answer never loads, runs or frames anything. */
-const API_HEADERS = headerChangesOf(
+export const API_HEADERS = headerChangesOf(
   helmet({ contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } } }),
 );
 

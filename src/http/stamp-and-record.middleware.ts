@@ -22,8 +22,10 @@ export function stampAndRecord(logger: Logger, metrics: ServiceMetrics) {
     // 'close' comes once per response: on() spares the wrapper once() allocates.
     response.on('close', () => {
       const durationMs = performance.now() - started;
-      // The matched pattern, never the raw URL: ids must not become metric labels.
-      const route = (request.route as { path?: string } | undefined)?.path;
+      // The matched pattern, never the raw URL: ids must not become metric labels. Nest answers a
+      // path under the global prefix that no route matches from a catch-all of its own, in a router
+      // mounted at the prefix: every route of the API is the app's own, so that one is no match.
+      const route = request.baseUrl === '' ? (request.route as { path?: string } | undefined)?.path : undefined;
       if (response.writableFinished) metrics.recordRequest(request.method, route ?? UNMATCHED_ROUTE, response.statusCode, durationMs / 1000);
       logRequest(logger, request, response, route, Math.round(durationMs));
       limitUnreadBody(request);

@@ -1,6 +1,8 @@
-import type { Server, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { API_HEADERS } from './security-headers.js';
 
 /** Node's socket of a server connection, with the response it is writing (Node's own name for it). */
 type ConnectionSocket = Duplex & { _httpMessage?: ServerResponse | null };
@@ -19,8 +21,10 @@ const MESSAGE_BY_STATUS: Record<number, string> = {
 };
 
 /**
- * Node answers a request it cannot parse (an oversized URL or headers, a malformed request line)
- * before Express sees it, with an empty body; this gives that answer the API's `{error, message}` body.
+ * Node answers on its own, with an empty body and none of the API's headers, a request it cannot
+ * parse (an oversized URL or headers, a malformed request line), a CONNECT (by closing the
+ * connection unanswered) and an `Expect` it does not know (a bare 417). These answers get the API's
+ * `{error, message}` body, a request id and the security headers, as Express's do.
  */
 export function answerUnparsableRequestsWithJson(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: ConnectionSocket) => {
@@ -31,10 +35,34 @@ export function answerUnparsableRequestsWithJson(server: Server): void {
       return;
     }
     const status = STATUS_BY_PARSER_ERROR[error.code ?? ''] ?? 400;
-    const body = JSON.stringify({ error: STATUS_CODES[status], message: MESSAGE_BY_STATUS[status] ?? 'The request is not valid HTTP' });
-    socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
+    socket.end(rawAnswer(status, MESSAGE_BY_STATUS[status] ?? 'The request is not valid HTTP'));
   });
+  server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
+    // Handed over as a tunnel, the socket is the handler's to close: ending only our side would leave it open.
+    socket.end(rawAnswer(400, 'CONNECT is not served: this service is no proxy'), () => socket.destroy());
+  });
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    const { status, headers, body } = errorAnswer(417, `The expectation ${JSON.stringify(request.headers.expect)} is not one this service meets`);
+    response.writeHead(status, Object.fromEntries(headers)).end(body);
+  });
+}
+
+/** An `{error, message}` answer with the headers every answer of the API carries, and `Connection: close`. */
+function errorAnswer(status: number, message: string): { status: number; headers: [string, string][]; body: string } {
+  const body = JSON.stringify({ error: STATUS_CODES[status], message });
+  const headers: [string, string][] = [
+    ['Content-Type', 'application/json; charset=utf-8'],
+    ['Content-Length', String(Buffer.byteLength(body))],
+    ['X-Request-Id', randomUUID()],
+    ...API_HEADERS.set,
+    ['Connection', 'close'],
+  ];
+  return { status, headers, body };
+}
+
+/** The same answer as bytes for the socket, where no response object exists yet. */
+function rawAnswer(status: number, message: string): string {
+  const { headers, body } = errorAnswer(status, message);
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${headers.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${body}`;
 }

@@ -124,6 +124,19 @@ describe('Absolute-form request targets are routed by their path and query (issu
     expect(answer.headers['x-request-id']).toMatch(UUID);
   });
 
+  it.each<[string, string, Record<string, string>, number, string]>([
+    ['a request line Node cannot parse', 'GET /api/cloud/tasks HTTP/1.1 extra', {}, 400, 'Bad Request'],
+    ['headers over the size Node accepts', 'GET /api/cloud/tasks HTTP/1.1', { 'X-Big': 'x'.repeat(20_000) }, 431, 'Request Header Fields Too Large'],
+    ['a CONNECT, which Node hands over as a tunnel', 'CONNECT amc.test:443 HTTP/1.1', {}, 400, 'Bad Request'],
+    ['an expectation the service does not know', 'POST /api/cloud/assistants HTTP/1.1', { Expect: 'weird', 'Content-Length': '2' }, 417, 'Expectation Failed'],
+  ])('answers %s as Express answers: JSON, a request id and the security headers', async (_case, requestLine, headers, status, error) => {
+    const answer = await ask(port, requestLine, headers);
+    expectJsonError(answer, status, error);
+    expect(answer.headers['x-request-id']).toMatch(UUID);
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    expect(answer.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+  });
+
   it('never writes an error into a response already being sent on the connection', async () => {
     const { connect } = await import('node:net');
     const socket = connect(port, '127.0.0.1');

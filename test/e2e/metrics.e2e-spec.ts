@@ -59,13 +59,15 @@ describe('GET /metrics (Prometheus)', () => {
     errorOf(await api.GET(ASSISTANT, byId(UNKNOWN_ID)), 404);
     errorOf(await t.api(null).GET(ASSISTANT, byId(assistant.id)), 401);
     await t.http.get('/no/such/route').expect(404);
+    await t.as(PRIVATE_KEY).get('/api/cloud/no-such-route').expect(404);
     const after = await scrape();
 
     const moved = (name: string, labels: Record<string, string>) => sampleValue(after, name, labels) - sampleValue(before, name, labels);
     expect(moved('http_requests_total', ok)).toBe(2);
     expect(moved('http_requests_total', notFound)).toBe(1);
     expect(moved('http_requests_total', unauthorized)).toBe(1);
-    expect(moved('http_requests_total', { method: 'GET', route: '(unmatched)', status: '404' })).toBe(1);
+    expect(moved('http_requests_total', { method: 'GET', route: '(unmatched)', status: '404' })).toBe(2);
+    expect(after).not.toContain('*path');
     expect(moved('http_request_duration_seconds_count', ok)).toBe(2);
     expect(moved('http_request_duration_seconds_bucket', { ...ok, le: '+Inf' })).toBe(2);
     expect(sampleValue(after, 'http_request_duration_seconds_sum', ok)).toBeGreaterThan(0);
