@@ -10,6 +10,7 @@ import {
 import express, { type Request, type Response } from 'express';
 import { isUtf8 } from 'node:buffer';
 import { BODY_LIMIT, BODY_LIMIT_BYTES } from './body-limit.js';
+import { takesQueryParameters } from './query-parameters.js';
 import {
   holdsUnpairedSurrogate,
   inheritedFieldName,
@@ -103,7 +104,7 @@ export class JsonBodyAndQueryGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<Request>();
     // No query string, no parameter to check: nothing to decode, parse or walk.
     const queryAt = request.originalUrl.indexOf('?');
-    if (queryAt !== -1) checkQuery(request, request.originalUrl.slice(queryAt + 1));
+    if (queryAt !== -1) checkQuery(request, request.originalUrl.slice(queryAt + 1), takesQueryParameters(context.getHandler()));
     if (!BODY_METHODS.has(request.method) || !hasBody(request)) return true;
     return this.readBody(request, context.switchToHttp().getResponse<Response>()).then(() => true);
   }
@@ -152,9 +153,10 @@ export class JsonBodyAndQueryGuard implements CanActivate {
 
 /**
  * Escapes that decode to no UTF-8 text (`%FF`, `%C3` alone, `%G1`): the query parser would quietly
- * read U+FFFD or the escape's own characters, and match a value nobody sent. Then the names.
+ * read U+FFFD or the escape's own characters, and match a value nobody sent. Then the names: any,
+ * on a route without query parameters (where `?limit=5` would otherwise be ignored unseen).
  */
-function checkQuery(request: Request, query: string): void {
+function checkQuery(request: Request, query: string, takesParameters: boolean): void {
   try {
     decodeURIComponent(query);
   } catch {
@@ -162,6 +164,8 @@ function checkQuery(request: Request, query: string): void {
   }
   const inherited = inheritedFieldName(request.query);
   if (inherited !== undefined) throw new BadRequestException(`${inherited}: ${INHERITED_NAME_RULE}`);
+  const [unexpected] = takesParameters ? [] : Object.keys(request.query as object);
+  if (unexpected !== undefined) throw new BadRequestException(`property ${unexpected} should not exist`);
 }
 
 function hasBody(request: Request): boolean {

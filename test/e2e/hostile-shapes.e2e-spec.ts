@@ -316,6 +316,15 @@ describe('Hostile shapes', () => {
       expect(listed.body).toEqual(badRequest('The query string holds a percent-escape that is not UTF-8 text'));
     });
 
+    it('a route without query parameters refuses any, rather than ignoring ?limit=5 unseen', async () => {
+      const assistantId = (await createAssistant(api)).id;
+      const messages = await t.as(PRIVATE_KEY).get(`${ASSISTANTS}/${assistantId}/initial-messages?limit=5`).expect(400);
+      expect(messages.body).toEqual(badRequest('property limit should not exist'));
+      const one = await t.as(PRIVATE_KEY).get(`${ASSISTANTS}/${assistantId}?expand=tools`).expect(400);
+      expect(one.body).toEqual(badRequest('property expand should not exist'));
+      await t.as(PRIVATE_KEY).get(`${ASSISTANTS}/${assistantId}?`).expect(200);
+    });
+
     it('an escaped U+FFFD is text like any other: the task whose key it is', async () => {
       const created = await createTask(api, { key: '\uFFFD' });
       const listed = await t.as(PRIVATE_KEY).get(`${TASKS}?key=%EF%BF%BD`).expect(200);

@@ -245,9 +245,13 @@ describe('Secrets at rest', () => {
       `INSERT INTO mcp_servers (workspace_id, assistant_id, transport_type, url, headers) VALUES ($1, $2, 'HTTP', 'https://mcp.example.com/old', $3)`,
       [workspaceId, assistantId, JSON.stringify(legacyServer)],
     );
-    for (const headers of legacyTexts) {
+    for (const [index, headers] of legacyTexts.entries()) {
       const handler = { type: 'REQUEST', requestHandler: { url: 'https://api.example.com/old', method: 'POST', headers, body: '{}' } };
-      await dataSource.query(`INSERT INTO functions (workspace_id, assistant_id, openapi_spec, handler) VALUES ($1, $2, '{}', $3)`, [workspaceId, assistantId, handler]);
+      // A second apart: two rows written in one millisecond would list in the order of their random ids.
+      await dataSource.query(
+        `INSERT INTO functions (workspace_id, assistant_id, openapi_spec, handler, created_at) VALUES ($1, $2, '{}', $3, now() + make_interval(secs => $4))`,
+        [workspaceId, assistantId, handler, index],
+      );
     }
 
     const runner = dataSource.createQueryRunner();
