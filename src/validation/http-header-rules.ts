@@ -10,11 +10,14 @@ const BEYOND_ONE_BYTE = /[^\u0000-\u00ff]/;
  */
 const MESSAGE_FRAMING_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'proxy-connection', 'expect']);
 
+/** A name of digits only. */
+const ARRAY_INDEX = /^\d+$/;
+
 export const MAX_HEADER_NAME_LENGTH = 256;
 
 /**
  * What keeps these name-value pairs from being sent as HTTP headers, or undefined: a name that is
- * no RFC 9110 token, names a header that frames the message (Host, Content-Length…), or is given
+ * no RFC 9110 token, is digits only, names a header that frames the message (Host, Content-Length…), or is given
  * twice (names are case-insensitive); a value that is not a string, is longer than
  * `maxValueLength`, or holds control characters or characters past U+00FF. MCP server headers and function
  * handler headers are both sent on by the platform, so both are held to these rules.
@@ -25,6 +28,8 @@ export function headerEntriesProblem(entries: [string, unknown][], maxValueLengt
     if (name.length > MAX_HEADER_NAME_LENGTH || !HEADER_NAME.test(name)) {
       return `has an invalid header name: ${JSON.stringify(name.slice(0, 64))}`;
     }
+    // No real header is named so; and JavaScript objects put such names first, so the map would not come back as sent.
+    if (ARRAY_INDEX.test(name)) return `has a header name of digits only: ${JSON.stringify(name.slice(0, 64))}`;
     if (MESSAGE_FRAMING_HEADERS.has(name.toLowerCase())) return `names ${name}, a header the platform's HTTP client sets for each request`;
     if (seen.has(name.toLowerCase())) return `names the header ${name} more than once (header names are case-insensitive)`;
     seen.add(name.toLowerCase());

@@ -355,6 +355,7 @@ describe('Hostile shapes', () => {
       ['Host', { Host: 'internal.example' }, "names Host, a header the platform's HTTP client sets for each request"],
       ['transfer-encoding, in any letter case', { 'transfer-Encoding': 'chunked' }, "names transfer-Encoding, a header the platform's HTTP client sets for each request"],
       ['Connection', { Connection: 'close' }, "names Connection, a header the platform's HTTP client sets for each request"],
+      ['a name of digits only, which a JavaScript object would move to the front', { b: '1', '2': 'x' }, 'has a header name of digits only: "2"'],
     ])('%s: 400, nothing stored', async (_case, headers, problem) => {
       const assistantId = (await createAssistant(api)).id;
       await refused(() => send('post', `${ASSISTANTS}/${assistantId}/mcp-servers`, server(headers)), badRequest(`sseTransport.headers ${problem}`));
