@@ -7,10 +7,12 @@ export const KEY_REVOCATION_CHANNEL = 'api_key_revocations';
 
 const CONNECT_TIMEOUT_MS = 5000;
 /**
- * A connection that silently stops carrying packets looks open: a query every few seconds proves
- * it still does, and one unanswered past the timeout counts as the connection lost.
+ * A connection that silently stops carrying packets looks open: a query every second proves it
+ * still does, and one unanswered past the timeout counts as the connection lost. Until then a
+ * revocation may go unheard, so a revoked key works on that replica for at most about 3 s (it was
+ * 7 s with a query every 5 s); the cost is one trivial query a second per replica.
  */
-const HEARTBEAT_INTERVAL_MS = 5000;
+const HEARTBEAT_INTERVAL_MS = 1000;
 const HEARTBEAT_TIMEOUT_MS = 2000;
 const FIRST_RETRY_MS = 100;
 const MAX_RETRY_MS = 5000;

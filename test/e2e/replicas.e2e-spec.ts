@@ -14,6 +14,8 @@ import { API_KEYS, ASSISTANTS, WORKSPACES } from '../support/paths.js';
 const REVOKED_EVERYWHERE_WITHIN_MS = 100;
 /** The listener retries with a backoff of at most 5 s. */
 const LISTENING_AGAIN_WITHIN_MS = 8000;
+/** A heartbeat query every second, answered within 2 s, and some slack for a loaded machine. */
+const STALL_NOTICED_WITHIN_MS = 4000;
 const RATE_LIMIT = 60;
 const STARTS_TIMEOUT_MS = 180_000;
 
@@ -179,6 +181,20 @@ describeOnServer('Three replicas on one PostgreSQL database, behind a round-robi
       await useEverywhere(next.value);
       expect((await call(revoking.port, 'DELETE', `${API_KEYS}/${next.id}`, { key: PRIVATE_KEY })).status).toBe(200);
       expect(await refusedAfter(cutOff, next.value, Date.now(), REVOKED_EVERYWHERE_WITHIN_MS)).toBeLessThanOrEqual(REVOKED_EVERYWHERE_WITHIN_MS);
+    });
+
+    it(`a replica whose listening connection stalls without closing stops trusting its cache within ${STALL_NOTICED_WITHIN_MS} ms`, async () => {
+      const [revoking, , stalled] = replicas;
+      const key = await createPrivateKey(revoking.port);
+      await useEverywhere(key.value);
+
+      listenProxies[2].stall();
+      expect((await call(revoking.port, 'DELETE', `${API_KEYS}/${key.id}`, { key: PRIVATE_KEY })).status).toBe(200);
+      expect(await refusedAfter(stalled, key.value, Date.now(), STALL_NOTICED_WITHIN_MS)).toBeLessThanOrEqual(STALL_NOTICED_WITHIN_MS);
+      expect(await metric(stalled, 'api_key_revocations_listening')).toBe(0);
+
+      await listenProxies[2].restore();
+      expect(await eventually(async () => (await metric(stalled, 'api_key_revocations_listening')) === 1, LISTENING_AGAIN_WITHIN_MS)).toBe(true);
     });
 
     it('an idempotent create retried on another replica replays the first answer, and creates once', async () => {
