@@ -7,6 +7,7 @@ import {
   PayloadTooLargeException,
   UnsupportedMediaTypeException,
 } from '@nestjs/common';
+import contentType from 'content-type';
 import express, { type Request, type Response } from 'express';
 import { isUtf8 } from 'node:buffer';
 import { BODY_LIMIT, BODY_LIMIT_BYTES } from './body-limit.js';
@@ -83,8 +84,6 @@ const INHERITED_NAME_RULE = 'no field or parameter may be named after a property
 /** Only these carry a body in this API; one sent with GET or DELETE (or to a probe) is never read, and drained like a refused request's. */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
-/** JSON is UTF-8 (RFC 8259); a charset parameter may say so, and nothing else. */
-const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 
 /**
  * A request body is JSON or nothing, and JSON is an object. Read here, in the last global guard, so
@@ -119,7 +118,10 @@ export class JsonBodyAndQueryGuard implements CanActivate {
         `Request bodies must be sent as application/json, not ${request.header('content-type') ?? 'without a content type'}`,
       );
     }
-    const charset = CHARSET.exec(request.header('content-type') ?? '')?.[1].toLowerCase();
+    // JSON is UTF-8 (RFC 8259); a charset parameter may say so, and nothing else. Read as body-parser
+    // reads it, with the same parser: a reading of its own (a regular expression) took
+    // `foo="x;charset=utf-8"; charset=utf-16le` for UTF-8, and the body's raw checks were blind to the UTF-16 text body-parser decoded.
+    const charset = contentType.parse(request.header('content-type') ?? '').parameters.charset?.toLowerCase();
     if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
       throw new UnsupportedMediaTypeException(`JSON bodies are UTF-8; the charset "${charset}" is not accepted`);
     }

@@ -77,6 +77,14 @@ describe('A blocked address, with no key cache at all (API_KEY_CACHE_SECONDS=0)'
     expect(lookups).toHaveBeenCalledTimes(3);
     lookups.mockRestore();
 
+    // Keys used from elsewhere, and PUBLIC keys no route lets in, cannot push it out.
+    const elsewhere = from('198.51.100.99');
+    for (let i = 0; i < 20; i++) {
+      const { apiKey } = bodyOf(await t.api(PRIVATE_KEY).POST('/api/cloud/api-keys', { body: { name: `public-${i}` }, ...elsewhere }), 201);
+      errorOf(await t.api(apiKey.value!).GET(ASSISTANTS, elsewhere), 403);
+    }
+    bodyOf(await t.api(PRIVATE_KEY).GET(ASSISTANTS, nat), 200);
+
     const { apiKeys } = bodyOf(await t.api(PRIVATE_KEY).GET('/api/cloud/api-keys', nat), 200);
     const own = apiKeys.find(({ type }) => type === 'PRIVATE')!;
     bodyOf(await t.api(PRIVATE_KEY).DELETE('/api/cloud/api-keys/{apiKeyId}', { params: { path: { apiKeyId: own.id } }, ...nat }), 200);

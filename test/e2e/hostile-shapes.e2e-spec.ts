@@ -340,6 +340,11 @@ describe('Hostile shapes', () => {
       ['{"a":"b","A":"c"}', 'names the header A more than once (header names are case-insensitive)'],
       ['{"A":"\\ud800"}', 'has a value with a character past U+00FF, which an HTTP header cannot carry, for A'],
       ['{"Content-Length":"0"}', "names Content-Length, a header the platform's HTTP client sets for each request"],
+      ['{"X-A":"a","X-A":"b"}', 'names the header X-A more than once (header names are case-insensitive)'],
+      ['{"X-A":"a\\r\\nHost: evil","X-A":"ok"}', 'has a value with control characters, for X-A'],
+      ['{"X-A":1,"X-A":"ok"}', 'must be a string holding a JSON object whose values are strings, such as {"X-Api-Key":"abc"}'],
+      ['{"constructor":"x"}', 'names constructor, a property every JavaScript object has'],
+      [JSON.stringify(Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`X-${i}`, 'v']))), 'must not have more than 50 headers'],
     ])('%s: 400, nothing stored', async (headers, problem) => {
       const assistantId = (await createAssistant(api)).id;
       await refused(() => send('post', `${ASSISTANTS}/${assistantId}/functions`, functionBody(headers)), badRequest(`handler.requestHandler.headers ${problem}`));

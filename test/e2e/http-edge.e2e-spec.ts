@@ -270,6 +270,18 @@ describe('Bodies are read only after routing and the guards, within deadlines (i
     const response = await t.as(PRIVATE_KEY).post(ASSISTANTS).set('Content-Type', 'application/json; charset=latin1').send('{"name":"x","provider":"OPENAI"}').expect(415);
     expect(response.body).toEqual({ error: 'Unsupported Media Type', message: 'JSON bodies are UTF-8; the charset "latin1" is not accepted' });
   });
+
+  it('reads the charset as the body parser does: one hidden in a quoted parameter does not pass off UTF-16 as UTF-8', async () => {
+    const utf16 = Buffer.from('{"name":"x","provider":"OPENAI"}', 'utf16le');
+    const response = await t
+      .as(PRIVATE_KEY)
+      .post(ASSISTANTS)
+      .set('Content-Type', 'application/json; foo="x;charset=utf-8"; charset=utf-16le')
+      .serialize(() => utf16 as unknown as string)
+      .send({})
+      .expect(415);
+    expect(response.body).toEqual({ error: 'Unsupported Media Type', message: 'JSON bodies are UTF-8; the charset "utf-16le" is not accepted' });
+  });
 });
 
 describe('The built service: shutdown deadline and bootstrap keys (issue 13 item 3, issue 14 item 9)', () => {

@@ -59,11 +59,11 @@ describe('npm run secrets:reencrypt', () => {
     const made: { path: string; headers: Record<string, string> | string }[] = [];
     const makeResources = async (app: TestApp, label: string) => {
       const { id: assistantId } = await createAssistant(app.api());
-      const headers = { Authorization: `Bearer ${secretValue(label)}`, '2': 'enc:v1:00000000:AA:AA:', 'X-Empty': '' };
+      const headers = { Authorization: `Bearer ${secretValue(label)}`, 'X-2': 'enc:v1:00000000:AA:AA:', 'X-Empty': '' };
       const body = { transportType: 'HTTP', httpTransport: { url: 'https://mcp.example.com/mcp', headers } } as const;
       const { mcpServer } = bodyOf(await app.api().POST(SERVERS, { ...onAssistant(assistantId), body }), 201);
       made.push({ path: `${ASSISTANTS}/${assistantId}/mcp-servers/${mcpServer.id}`, headers });
-      const fnHeaders = `{"n":1,"n":"x", "X-Key" : "${secretValue(label)}"}`;
+      const fnHeaders = `{"n":"x" , "X-Key" : "${secretValue(label)}"}`;
       const fn = await createFunction(app, assistantId, fnHeaders);
       made.push({ path: `${ASSISTANTS}/${assistantId}/functions/${fn.id}`, headers: fnHeaders });
     };

@@ -1,18 +1,16 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsEnum, IsIn, IsObject, ValidateNested } from 'class-validator';
-import { headerEntriesProblem } from '../../validation/http-header-rules.js';
+import { entriesAsWritten, headerEntriesProblem } from '../../validation/http-header-rules.js';
 import { customRule, IsHttpUrl, IsOmittable, IsTextWith, IsVariantOf, MAX_URL_LENGTH } from '../../validation/validation.decorators.js';
 import { FUNCTION_LIMITS, HandlerType, HTTP_METHODS, type HttpMethod, REQUEST_HANDLER_DEFAULTS } from '../function-handler.js';
 
 /** The headers the handler sends: a JSON object of strings, held to the same rules as an MCP server's headers. */
 function IsJsonObjectOfStrings(): PropertyDecorator {
   return customRule('isJsonObjectOfStrings', (value) => {
-    const parsed = parseJson(value);
-    const isObjectOfStrings =
-      typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Object.values(parsed).every((item) => typeof item === 'string');
-    if (!isObjectOfStrings) return 'must be a string holding a JSON object whose values are strings, such as {"X-Api-Key":"abc"}';
-    return headerEntriesProblem(Object.entries(parsed));
+    const entries = parseJson(value) === NOT_JSON ? undefined : entriesAsWritten(value as string);
+    if (entries === undefined) return 'must be a string holding a JSON object whose values are strings, such as {"X-Api-Key":"abc"}';
+    return headerEntriesProblem(entries);
   });
 }
 

@@ -1,7 +1,7 @@
-import { headerEntriesProblem, MAX_HEADER_NAME_LENGTH } from '../../validation/http-header-rules.js';
+import { headerEntriesProblem, MAX_HEADER_NAME_LENGTH, MAX_HEADERS } from '../../validation/http-header-rules.js';
 import { customRule } from '../../validation/validation.decorators.js';
 
-export const HEADER_LIMITS = { maxEntries: 50, maxNameLength: MAX_HEADER_NAME_LENGTH, maxValueLength: 8192 } as const;
+export const HEADER_LIMITS = { maxEntries: MAX_HEADERS, maxNameLength: MAX_HEADER_NAME_LENGTH, maxValueLength: 8192 } as const;
 
 /**
  * An object of header name to string value, as an MCP client will send them. (A name every
@@ -13,7 +13,5 @@ export function IsHeaderMap(): PropertyDecorator {
 
 function headerMapProblem(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be an object of header names to string values';
-  const entries = Object.entries(value);
-  if (entries.length > HEADER_LIMITS.maxEntries) return `must not have more than ${HEADER_LIMITS.maxEntries} headers`;
-  return headerEntriesProblem(entries, HEADER_LIMITS.maxValueLength);
+  return headerEntriesProblem(Object.entries(value), HEADER_LIMITS.maxValueLength);
 }
