@@ -3,6 +3,7 @@ import { ApiProperty, ApiSchema, ApiTags } from '@nestjs/swagger';
 import { Database } from '../database/database.js';
 import { UnavailableError } from '../errors/domain-errors.js';
 import { Endpoint } from '../openapi/endpoint.decorator.js';
+import { TakesQueryParameters } from '../http/query-parameters.js';
 
 const DATABASE_CHECK_TIMEOUT_MS = 2000;
 
@@ -13,6 +14,7 @@ class HealthDto {
 }
 
 @ApiTags('health')
+@TakesQueryParameters()
 @Controller('health')
 export class HealthController {
   constructor(private readonly database: Database) {}

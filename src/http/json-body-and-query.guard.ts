@@ -61,13 +61,16 @@ const parseJson = express.json({
  */
 function bodyTextProblem(raw: Buffer): string | undefined {
   if (!isUtf8(raw)) return 'Malformed JSON body: the text is not valid UTF-8';
-  const first = raw.find((byte) => !JSON_WHITESPACE.has(byte));
+  // body-parser drops a byte order mark before parsing; so does this.
+  const text = raw.subarray(raw.subarray(0, 3).equals(BYTE_ORDER_MARK) ? 3 : 0);
+  const first = text.find((byte) => !JSON_WHITESPACE.has(byte));
   if (first === undefined || first === OPEN_OBJECT || first === OPEN_ARRAY) return undefined;
-  const scalar = parsedOrUndefined(raw.toString('utf8'));
+  const scalar = parsedOrUndefined(text.toString('utf8'));
   return scalar === undefined ? undefined : `The request body must be a JSON object, not ${scalar === null ? 'null' : `a ${typeof scalar}`}`;
 }
 
 const JSON_WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
 const OPEN_OBJECT = 0x7b;
 const OPEN_ARRAY = 0x5b;
 
@@ -103,7 +106,7 @@ export class JsonBodyAndQueryGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<Request>();
     // No query string, no parameter to check: nothing to decode, parse or walk.
     const queryAt = request.originalUrl.indexOf('?');
-    if (queryAt !== -1) checkQuery(request, request.originalUrl.slice(queryAt + 1), takesQueryParameters(context.getHandler()));
+    if (queryAt !== -1) checkQuery(request, request.originalUrl.slice(queryAt + 1), takesQueryParameters(context.getClass(), context.getHandler()));
     if (!BODY_METHODS.has(request.method) || !hasBody(request)) return true;
     return this.readBody(request, context.switchToHttp().getResponse<Response>()).then(() => true);
   }

@@ -102,16 +102,29 @@ export const MAX_URL_LENGTH = 2048;
  */
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
+/** `http://` or `https://`, then no space: the rest is left to isURL and to the host check below. */
+const HTTP_URL_START = /^https?:\/\/\S*$/i;
+/** The authority as RFC 3986 delimits it: up to the first `/`, `?` or `#`. */
+const AUTHORITY = /^https?:\/\/([^/?#]*)/i;
+const PRINTABLE_ASCII = /^[\x21-\x7e]*$/;
+const PORT = /:\d*$/;
+
 /**
- * `scheme://` and then no space, backslash or other character a URI may not hold (RFC 3986) but
- * braces, which a function's URL template uses (`/orders/{{id}}`): parsers disagree on what
- * `https:example.com` or `https://10.0.0.1\@example.com/` name, so the one that checks a URL here
- * and the one that calls it later could reach different hosts. (Letters past ASCII, as in an
- * internationalised domain name, are left to isURL.)
+ * Why the host of an http(s) URL might be read otherwise by another parser, or undefined. Parsers
+ * disagree on `https://10.0.0.1\@example.com/` (WHATWG reads 10.0.0.1, RFC 3986 example.com), on
+ * `https://a[@example.com/`, on full-width dots and soft hyphens (which WHATWG maps away), on
+ * percent-escapes and shortened IPv4 addresses in the host. So the host must be ASCII, and the one
+ * RFC 3986 delimits must be, letter case aside, the one WHATWG's URL reads.
  */
-const URI_SHAPE = /^https?:\/\/[^\s\\<>"|^`]+$/i;
-/** A percent sign that does not start an escape of two hexadecimal digits. */
-const BARE_PERCENT = /%(?![0-9a-f]{2})/i;
+function hostProblem(url: string): string | undefined {
+  const authority = AUTHORITY.exec(url)?.[1] ?? '';
+  if (!PRINTABLE_ASCII.test(authority)) return 'must give its host in ASCII (an internationalised domain name in its xn-- form)';
+  const at = authority.lastIndexOf('@');
+  const host = authority.slice(at + 1).replace(PORT, '').toLowerCase();
+  const userInfo = authority.slice(0, Math.max(at, 0));
+  const sameHost = !/[[\]\\]/.test(userInfo) && URL.canParse(url) && new URL(url).hostname === host;
+  return sameHost ? undefined : 'must name its host as every URL parser reads it (no \\, [ or ] but around an IPv6 address, no escapes or shortened IPv4 addresses)';
+}
 
 /** An absolute http(s) URL with a host; internal host names without a dot are fine. */
 export function IsHttpUrl(): PropertyDecorator {
@@ -122,10 +135,8 @@ export function IsHttpUrl(): PropertyDecorator {
       const url = String(value);
       if (CONTROL_CHARACTER.test(url)) return 'must not contain control characters';
       const absolute =
-        URI_SHAPE.test(url) &&
-        !BARE_PERCENT.test(url) &&
-        isURL(url, { protocols: ['http', 'https'], require_protocol: true, require_tld: false, require_host: true });
-      return absolute ? undefined : 'must be an absolute http or https URL';
+        HTTP_URL_START.test(url) && isURL(url, { protocols: ['http', 'https'], require_protocol: true, require_tld: false, require_host: true });
+      return absolute ? hostProblem(url) : 'must be an absolute http or https URL';
     }),
   );
 }

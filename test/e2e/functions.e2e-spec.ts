@@ -227,7 +227,7 @@ describe('Functions', () => {
       ['a relative url', withRequestHandler({ url: '/orders' }), 'handler.requestHandler.url must be an absolute http or https URL'],
       ['an ftp url', withRequestHandler({ url: 'ftp://files.example.com/x' }), 'handler.requestHandler.url must be an absolute http or https URL'],
       ['a url that is not a url', withRequestHandler({ url: 'not a url' }), 'handler.requestHandler.url must be an absolute http or https URL'],
-      ['a backslash in the authority', withRequestHandler({ url: 'https://169.254.169.254\\@evil.example/' }), 'handler.requestHandler.url must be an absolute http or https URL'],
+      ['a backslash in the authority', withRequestHandler({ url: 'https://169.254.169.254\\@evil.example/' }), 'handler.requestHandler.url must name its host as every URL parser reads it (no \\, [ or ] but around an IPv6 address, no escapes or shortened IPv4 addresses)'],
       ['a scheme without //', withRequestHandler({ url: 'https:api.example.com/orders' }), 'handler.requestHandler.url must be an absolute http or https URL'],
       ['no method', { ...FULL_BODY, handler: { type: 'REQUEST', requestHandler: { url: REQUEST_HANDLER.url } } }, METHOD_MESSAGE],
       ['method FETCH', withRequestHandler({ method: 'FETCH' }), METHOD_MESSAGE],

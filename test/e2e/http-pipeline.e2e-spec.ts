@@ -33,6 +33,7 @@ describe('HTTP pipeline', () => {
     ['true', 'true', 'a boolean'],
     ['a number', ' 1 ', 'a number'],
     ['a string', '"name"', 'a string'],
+    ['null after a byte order mark', '\ufeffnull', 'null'],
   ])('answers a JSON body that is %s with 400 naming what it is', async (_, body, what) => {
     const response = await t.as(PRIVATE_KEY).post(API_KEYS).set('Content-Type', 'application/json').send(body).expect(400);
     expect(response.body).toEqual({ error: 'Bad Request', message: `The request body must be a JSON object, not ${what}` });

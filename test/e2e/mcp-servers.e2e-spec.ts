@@ -115,8 +115,8 @@ describe('MCP servers', () => {
       expect(server.httpTransport).toEqual(transportBody('http://localhost:8080/mcp', headers));
     });
 
-    it('accepts a URL with a user, a port, an IPv6 host, escapes, a query and a fragment', async () => {
-      for (const url of ['https://bot@mcp.example.com:8443/s%20se?token=a%2Fb&x=1#part', 'http://[::1]:8080/mcp']) {
+    it('accepts a URL with a user, a port, an IPv6 host, escapes, a query (| and a bare % included) and a fragment', async () => {
+      for (const url of ['https://bot@mcp.example.com:8443/s%20se?token=a%2Fb&x=1#part', 'http://[::1]:8080/mcp', 'https://maps.example.com/map?markers=a|b&q=50%']) {
         const server = await createServer({ transportType: 'HTTP', httpTransport: { url } });
         expect(server.httpTransport!.url).toBe(url);
       }
@@ -147,8 +147,10 @@ describe('MCP servers', () => {
       ['a relative url', sse({ url: '/mcp/sse' }), 'sseTransport.url must be an absolute http or https URL'],
       ['a url that is not a url', sse({ url: 'not a url' }), 'sseTransport.url must be an absolute http or https URL'],
       ['a scheme without //, whose host parsers disagree on', sse({ url: 'https:example.com' }), 'sseTransport.url must be an absolute http or https URL'],
-      ['a backslash, which parsers read as / or as part of the user name', sse({ url: 'https://169.254.169.254\\@evil.example/' }), 'sseTransport.url must be an absolute http or https URL'],
-      ['a percent sign that starts no escape', sse({ url: 'https://mcp.example.com/%%zz' }), 'sseTransport.url must be an absolute http or https URL'],
+      ['a backslash, which parsers read as / or as part of the user name', sse({ url: 'https://169.254.169.254\\@evil.example/' }), 'sseTransport.url must name its host as every URL parser reads it (no \\, [ or ] but around an IPv6 address, no escapes or shortened IPv4 addresses)'],
+      ['a bracket outside an IPv6 address', sse({ url: 'https://good.example[@evil.example/' }), 'sseTransport.url must name its host as every URL parser reads it (no \\, [ or ] but around an IPv6 address, no escapes or shortened IPv4 addresses)'],
+      ['an IPv6 zone, which WHATWG cannot read', sse({ url: 'https://[fe80::1%25eth0]/' }), 'sseTransport.url must name its host as every URL parser reads it (no \\, [ or ] but around an IPv6 address, no escapes or shortened IPv4 addresses)'],
+      ['a full-width dot, which WHATWG maps to .', sse({ url: 'https://evil。example/' }), 'sseTransport.url must give its host in ASCII (an internationalised domain name in its xn-- form)'],
       ['a space', sse({ url: 'https://mcp.example.com/a b' }), 'sseTransport.url must be an absolute http or https URL'],
       ['an httpTransport url that is not a url', { transportType: 'HTTP', httpTransport: { url: 'mcp' } }, 'httpTransport.url must be an absolute http or https URL'],
       ['a url that is a number', sse({ url: 42 }), 'sseTransport.url must be a string'],

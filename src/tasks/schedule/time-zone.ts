@@ -30,12 +30,14 @@ export function canonicalTimeZone(name: string): string | undefined {
 /**
  * Names ICU knows that the IANA database has not: Java's three-letter compatibility ids, each
  * mapped to a zone its letters do not stand for (`BST` to Asia/Dhaka, `IST` to Asia/Calcutta), and
- * the SystemV zones IANA removed in 2020b. Lower case.
+ * names IANA removed (with the SystemV zones, below). Lower case.
  */
 const ICU_ONLY_NAMES = new Set(
-  ['ACT', 'AET', 'AGT', 'ART', 'AST', 'BET', 'BST', 'CAT', 'CNT', 'CST', 'CTT', 'EAT', 'ECT', 'IET', 'IST', 'JST', 'MIT', 'NET', 'NST', 'PLT', 'PNT', 'PRT', 'PST', 'SST', 'VST'].map(
-    (name) => name.toLowerCase(),
-  ),
+  [
+    ...['ACT', 'AET', 'AGT', 'ART', 'AST', 'BET', 'BST', 'CAT', 'CNT', 'CST', 'CTT', 'EAT', 'ECT', 'IET', 'IST', 'JST', 'MIT', 'NET', 'NST', 'PLT', 'PNT', 'PRT', 'PST', 'SST', 'VST'],
+    'US/Pacific-New',
+    'Canada/East-Saskatchewan',
+  ].map((name) => name.toLowerCase()),
 );
 
 /** Whether a caller's zone name is one of the IANA database (in any letter case), as a schedule's must be. */
