@@ -3,31 +3,35 @@ import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible'
 import { AppConfig } from '../config/app-config.js';
 import { RateLimitStore } from '../rate-limit/rate-limit-store.js';
 
-/** Addresses whose verified keys are remembered, and keys per address: at most some 80,000 digests (a few MB). */
-const MAX_ADDRESSES = 5_000;
-const MAX_KEYS_PER_ADDRESS = 16;
+/** Admissions remembered at most (some 10 MB): past it, a new one waits for an old one to expire, and none is pushed out. */
+const MAX_ADMISSIONS = 50_000;
 
 /**
  * Failed authentications per client address: made-up keys are never cached, so each costs a
  * database lookup. Past AUTH_FAILURE_LIMIT failures in AUTH_FAILURE_WINDOW_SECONDS an address is
- * blocked for the rest of the window: its keys get 429 without a lookup, but for keys that this
- * process let in from that same address within the window, which are still looked up (a revoked
- * one fails). So a blocked address behind a shared NAT does not lock out the callers that hold a
- * good key, however short the key cache. Remembered per address, least recently used dropped
- * first: keys verified from elsewhere cannot push out an address's own. Counted where the rate
- * limit counts (Redis when set).
+ * blocked for the rest of the window: its keys get 429 without a lookup, but for keys this process
+ * let in from that same address lately, which are still looked up (a revoked one fails). So a
+ * blocked address behind a shared NAT does not lock out the callers that hold a good key.
+ *
+ * "Lately" is within the failure window plus the key cache's time to live: a key in use is looked
+ * up, and its admission renewed, at least once per time to live. An admission is never pushed out
+ * by newer ones (by another tenant behind the same NAT, or from other addresses): when the memory is
+ * full, new admissions go unremembered until old ones expire. Counted where the rate limit counts
+ * (Redis when set); the admissions are this process's own.
  */
 @Injectable()
 export class AuthFailureLimiter {
   readonly limit: number;
   readonly windowSeconds: number;
   private readonly failures: RateLimiterAbstract | undefined;
-  /** Per address, each key digest let in from it and when; least recently used first, at both levels. */
-  private readonly admittedFrom = new Map<string, Map<string, number>>();
+  private readonly admissionLifetimeMs: number;
+  /** `address digest` to when it was let in, oldest first. */
+  private readonly admittedAt = new Map<string, number>();
 
   constructor(store: RateLimitStore, config: AppConfig) {
     this.limit = config.authFailureLimit;
     this.windowSeconds = config.authFailureWindowMs / 1000;
+    this.admissionLifetimeMs = config.authFailureWindowMs + config.apiKeyCacheTtlMs;
     if (this.limit > 0) this.failures = store.limiter('auth-failure', this.limit, config.authFailureWindowMs);
   }
 
@@ -39,27 +43,34 @@ export class AuthFailureLimiter {
   }
 
   async recordFailure(address: string, digest: string | undefined): Promise<void> {
-    if (digest !== undefined) this.admittedFrom.get(address)?.delete(digest);
+    if (digest !== undefined) this.admittedAt.delete(admission(address, digest));
     await this.failures?.penalty(address);
   }
 
   /** A key looked up and let in (of a kind the route accepts) from `address`. */
   recordAdmission(address: string, digest: string, now = Date.now()): void {
     if (this.failures === undefined) return;
-    let keys = this.admittedFrom.get(address);
-    this.admittedFrom.delete(address);
-    if (keys === undefined) {
-      if (this.admittedFrom.size >= MAX_ADDRESSES) this.admittedFrom.delete(this.admittedFrom.keys().next().value!);
-      keys = new Map();
+    const key = admission(address, digest);
+    if (!this.admittedAt.delete(key) && this.admittedAt.size >= MAX_ADMISSIONS) {
+      this.forgetExpired(now);
+      if (this.admittedAt.size >= MAX_ADMISSIONS) return;
     }
-    keys.delete(digest);
-    if (keys.size >= MAX_KEYS_PER_ADDRESS) keys.delete(keys.keys().next().value!);
-    keys.set(digest, now);
-    this.admittedFrom.set(address, keys);
+    this.admittedAt.set(key, now);
   }
 
   private admittedLately(address: string, digest: string, now: number): boolean {
-    const at = this.admittedFrom.get(address)?.get(digest);
-    return at !== undefined && now - at < this.windowSeconds * 1000;
+    const at = this.admittedAt.get(admission(address, digest));
+    return at !== undefined && now - at < this.admissionLifetimeMs;
   }
+
+  private forgetExpired(now: number): void {
+    for (const [key, at] of this.admittedAt) {
+      if (now - at < this.admissionLifetimeMs) return;
+      this.admittedAt.delete(key);
+    }
+  }
+}
+
+function admission(address: string, digest: string): string {
+  return `${address} ${digest}`;
 }

@@ -3,7 +3,7 @@ import { ApiProperty, ApiSchema, ApiTags } from '@nestjs/swagger';
 import { Database } from '../database/database.js';
 import { UnavailableError } from '../errors/domain-errors.js';
 import { Endpoint } from '../openapi/endpoint.decorator.js';
-import { TakesQueryParameters } from '../http/query-parameters.js';
+import { IgnoresQueryParameters } from '../http/query-parameters.js';
 
 const DATABASE_CHECK_TIMEOUT_MS = 2000;
 
@@ -14,7 +14,7 @@ class HealthDto {
 }
 
 @ApiTags('health')
-@TakesQueryParameters()
+@IgnoresQueryParameters()
 @Controller('health')
 export class HealthController {
   constructor(private readonly database: Database) {}

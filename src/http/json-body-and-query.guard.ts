@@ -11,7 +11,7 @@ import contentType from 'content-type';
 import express, { type Request, type Response } from 'express';
 import { isUtf8 } from 'node:buffer';
 import { BODY_LIMIT, BODY_LIMIT_BYTES } from './body-limit.js';
-import { takesQueryParameters } from './query-parameters.js';
+import { queryParametersUse } from './query-parameters.js';
 import {
   holdsUnpairedSurrogate,
   inheritedFieldName,
@@ -106,7 +106,10 @@ export class JsonBodyAndQueryGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<Request>();
     // No query string, no parameter to check: nothing to decode, parse or walk.
     const queryAt = request.originalUrl.indexOf('?');
-    if (queryAt !== -1) checkQuery(request, request.originalUrl.slice(queryAt + 1), takesQueryParameters(context.getClass(), context.getHandler()));
+    if (queryAt !== -1) {
+      const use = queryParametersUse(context.getClass(), context.getHandler());
+      if (use !== 'ignores') checkQuery(request, request.originalUrl.slice(queryAt + 1), use === 'reads');
+    }
     if (!BODY_METHODS.has(request.method) || !hasBody(request)) return true;
     return this.readBody(request, context.switchToHttp().getResponse<Response>()).then(() => true);
   }
@@ -125,7 +128,7 @@ export class JsonBodyAndQueryGuard implements CanActivate {
     // reads it, with the same parser: a reading of its own (a regular expression) took
     // `foo="x;charset=utf-8"; charset=utf-16le` for UTF-8, and the body's raw checks were blind to the UTF-16 text body-parser decoded.
     const charset = contentType.parse(request.header('content-type') ?? '').parameters.charset?.toLowerCase();
-    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    if (charset !== undefined && charset !== 'utf-8') {
       throw new UnsupportedMediaTypeException(`JSON bodies are UTF-8; the charset "${charset}" is not accepted`);
     }
     await this.parseWithinDeadline(request, response);
@@ -161,7 +164,7 @@ export class JsonBodyAndQueryGuard implements CanActivate {
  * read U+FFFD or the escape's own characters, and match a value nobody sent. Then the names: any,
  * on a route without query parameters (where `?limit=5` would otherwise be ignored unseen).
  */
-function checkQuery(request: Request, query: string, takesParameters: boolean): void {
+function checkQuery(request: Request, query: string, readsParameters: boolean): void {
   try {
     decodeURIComponent(query);
   } catch {
@@ -169,7 +172,7 @@ function checkQuery(request: Request, query: string, takesParameters: boolean): 
   }
   const inherited = inheritedFieldName(request.query);
   if (inherited !== undefined) throw new BadRequestException(`${inherited}: ${INHERITED_NAME_RULE}`);
-  const [unexpected] = takesParameters ? [] : Object.keys(request.query as object);
+  const [unexpected] = readsParameters ? [] : Object.keys(request.query as object);
   if (unexpected !== undefined) throw new BadRequestException(`property ${unexpected} should not exist`);
 }
 

@@ -1,13 +1,16 @@
 import { SetMetadata } from '@nestjs/common';
 
-const TAKES_QUERY_PARAMETERS = 'http:takesQueryParameters';
+const QUERY_PARAMETERS = 'http:queryParameters';
 
-/**
- * Marks a route (or a controller's routes) whose query parameters are its own business: the lists,
- * whose @Query() DTO reads them, and the probes, which ignore a cache-buster. Every other route refuses any.
- */
-export const TakesQueryParameters = () => SetMetadata(TAKES_QUERY_PARAMETERS, true);
+/** What a route does with its query string; a route that says nothing refuses any parameter. */
+type QueryParametersUse = 'reads' | 'ignores';
 
-export function takesQueryParameters(controller: object, handler: object): boolean {
-  return Reflect.getMetadata(TAKES_QUERY_PARAMETERS, handler) === true || Reflect.getMetadata(TAKES_QUERY_PARAMETERS, controller) === true;
+/** A list, whose @Query() DTO reads its parameters: they are checked before it sees them. */
+export const ReadsQueryParameters = () => SetMetadata(QUERY_PARAMETERS, 'reads' satisfies QueryParametersUse);
+
+/** A probe, which never looks at its query string: a load balancer or scraper may add a cache-buster of any shape. */
+export const IgnoresQueryParameters = () => SetMetadata(QUERY_PARAMETERS, 'ignores' satisfies QueryParametersUse);
+
+export function queryParametersUse(controller: object, handler: object): QueryParametersUse | undefined {
+  return (Reflect.getMetadata(QUERY_PARAMETERS, handler) ?? Reflect.getMetadata(QUERY_PARAMETERS, controller)) as QueryParametersUse | undefined;
 }

@@ -3,12 +3,12 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { Registry } from 'prom-client';
 import { PublicRoute } from '../auth/auth.decorators.js';
 import { ServiceMetrics } from './service-metrics.js';
-import { TakesQueryParameters } from '../http/query-parameters.js';
+import { IgnoresQueryParameters } from '../http/query-parameters.js';
 
 /** Operational, like /health, but left out of the API document: METRICS_PORT may move it off this port. */
 @ApiExcludeController()
 @PublicRoute()
-@TakesQueryParameters()
+@IgnoresQueryParameters()
 @Controller('metrics')
 export class MetricsController {
   constructor(private readonly metrics: ServiceMetrics) {}

@@ -6,7 +6,7 @@ import { ApiErrorResponses, ApiErrorResponsesOtherThan, ApiPublicRouteErrorRespo
 import { ApiIdempotencyKey } from './api-idempotency-key.decorator.js';
 import { ApiOneOfResponse, type OneOfResponse } from './api-one-of-response.decorator.js';
 import { ApiPageResponse } from './api-page-response.decorator.js';
-import { TakesQueryParameters } from '../http/query-parameters.js';
+import { ReadsQueryParameters } from '../http/query-parameters.js';
 
 interface SuccessBody {
   description: string;
@@ -73,7 +73,7 @@ function errorResponses(options: Access): MethodDecorator[] {
 
 /** A page is a list, whose @Query() DTO reads `limit`, `cursor` and any filter. */
 function successResponse(options: Success): MethodDecorator[] {
-  if (options.page !== undefined) return [ApiPageResponse(options.page), TakesQueryParameters()];
+  if (options.page !== undefined) return [ApiPageResponse(options.page), ReadsQueryParameters()];
   if (options.created !== undefined) return [ApiCreatedResponse(options.created)];
   return [ApiOkResponse(options.ok)];
 }

@@ -108,6 +108,8 @@ const HTTP_URL_START = /^https?:\/\/\S*$/i;
 const AUTHORITY = /^https?:\/\/([^/?#]*)/i;
 const PRINTABLE_ASCII = /^[\x21-\x7e]*$/;
 const PORT = /:\d*$/;
+/** An IPv6 address in brackets, without a zone (which WHATWG cannot read). */
+const IPV6_LITERAL = /^\[[0-9a-f:.]+\]$/;
 
 /**
  * Why the host of an http(s) URL might be read otherwise by another parser, or undefined. Parsers
@@ -122,7 +124,9 @@ function hostProblem(url: string): string | undefined {
   const at = authority.lastIndexOf('@');
   const host = authority.slice(at + 1).replace(PORT, '').toLowerCase();
   const userInfo = authority.slice(0, Math.max(at, 0));
-  const sameHost = !/[[\]\\]/.test(userInfo) && URL.canParse(url) && new URL(url).hostname === host;
+  const hostname = !/[[\]\\]/.test(userInfo) && URL.canParse(url) ? new URL(url).hostname : undefined;
+  // An IPv6 address may be written in several forms, of which WHATWG gives the shortest: the same address either way.
+  const sameHost = IPV6_LITERAL.test(host) ? hostname?.startsWith('[') === true : hostname === host;
   return sameHost ? undefined : 'must name its host as every URL parser reads it (no \\, [ or ] but around an IPv6 address, no escapes or shortened IPv4 addresses)';
 }
 

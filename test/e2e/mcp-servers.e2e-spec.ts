@@ -115,8 +115,9 @@ describe('MCP servers', () => {
       expect(server.httpTransport).toEqual(transportBody('http://localhost:8080/mcp', headers));
     });
 
-    it('accepts a URL with a user, a port, an IPv6 host, escapes, a query (| and a bare % included) and a fragment', async () => {
-      for (const url of ['https://bot@mcp.example.com:8443/s%20se?token=a%2Fb&x=1#part', 'http://[::1]:8080/mcp', 'https://maps.example.com/map?markers=a|b&q=50%']) {
+    it('accepts a URL with a user, a port, an IPv6 host in any form, escapes, a query (| and a bare % included) and a fragment', async () => {
+      const ipv6InOtherForms = ['http://[::ffff:192.0.2.1]:8080/mcp', 'http://[2001:DB8:0:0:0:0:0:1]/mcp', 'http://[2001:0db8::1]/'];
+      for (const url of ['https://bot@mcp.example.com:8443/s%20se?token=a%2Fb&x=1#part', 'http://[::1]:8080/mcp', 'https://maps.example.com/map?markers=a|b&q=50%', ...ipv6InOtherForms]) {
         const server = await createServer({ transportType: 'HTTP', httpTransport: { url } });
         expect(server.httpTransport!.url).toBe(url);
       }
