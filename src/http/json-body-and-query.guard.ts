@@ -87,7 +87,6 @@ const INHERITED_NAME_RULE = 'no field or parameter may be named after a property
 /** Only these carry a body in this API; one sent with GET or DELETE (or to a probe) is never read, and drained like a refused request's. */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
-
 /**
  * A request body is JSON or nothing, and JSON is an object. Read here, in the last global guard, so
  * that a request refused before (no route, no valid key, rate limit, wrong key kind) never has its
@@ -125,8 +124,9 @@ export class JsonBodyAndQueryGuard implements CanActivate {
       );
     }
     // JSON is UTF-8 (RFC 8259); a charset parameter may say so, and nothing else. Read as body-parser
-    // reads it, with the same parser: a reading of its own (a regular expression) took
-    // `foo="x;charset=utf-8"; charset=utf-16le` for UTF-8, and the body's raw checks were blind to the UTF-16 text body-parser decoded.
+    // reads it, with the same parser: a regular expression of its own took
+    // `foo="x;charset=utf-8"; charset=utf-16le` for UTF-8, and the raw checks were blind to the
+    // UTF-16 text body-parser then decoded.
     const charset = contentType.parse(request.header('content-type') ?? '').parameters.charset?.toLowerCase();
     if (charset !== undefined && charset !== 'utf-8') {
       throw new UnsupportedMediaTypeException(`JSON bodies are UTF-8; the charset "${charset}" is not accepted`);

@@ -6,9 +6,21 @@ const HEADER_VALUE = /^[^\u0000-\u0008\u000a-\u001f\u007f]*$/;
 const BEYOND_ONE_BYTE = /[^\u0000-\u00ff]/;
 /**
  * Headers that frame or route the message the platform sends, rather than tell its server
- * anything: set by the platform's HTTP client for each request, and a way to smuggle or redirect one if taken from here.
+ * anything: set by the platform's HTTP client for each request, and a way to smuggle or redirect
+ * one if taken from here.
  */
-const MESSAGE_FRAMING_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'proxy-connection', 'expect']);
+const MESSAGE_FRAMING_HEADERS = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'proxy-connection',
+  'expect',
+]);
 
 /** A name of digits only. */
 const ARRAY_INDEX = /^\d+$/;

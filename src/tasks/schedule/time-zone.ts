@@ -34,7 +34,8 @@ export function canonicalTimeZone(name: string): string | undefined {
  */
 const ICU_ONLY_NAMES = new Set(
   [
-    ...['ACT', 'AET', 'AGT', 'ART', 'AST', 'BET', 'BST', 'CAT', 'CNT', 'CST', 'CTT', 'EAT', 'ECT', 'IET', 'IST', 'JST', 'MIT', 'NET', 'NST', 'PLT', 'PNT', 'PRT', 'PST', 'SST', 'VST'],
+    ...['ACT', 'AET', 'AGT', 'ART', 'AST', 'BET', 'BST', 'CAT', 'CNT', 'CST', 'CTT', 'EAT', 'ECT'],
+    ...['IET', 'IST', 'JST', 'MIT', 'NET', 'NST', 'PLT', 'PNT', 'PRT', 'PST', 'SST', 'VST'],
     'US/Pacific-New',
     'Canada/East-Saskatchewan',
   ].map((name) => name.toLowerCase()),
