@@ -9,10 +9,10 @@ import {
 } from '@nestjs/common';
 import contentType from 'content-type';
 import express, { type Request, type Response } from 'express';
-import { isUtf8 } from 'node:buffer';
 import { BODY_LIMIT, BODY_LIMIT_BYTES } from './body-limit.js';
 import { queryParametersUse } from './query-parameters.js';
 import {
+  bodyTextProblem,
   holdsUnpairedSurrogate,
   inheritedFieldName,
   mayHoldInheritedName,
@@ -53,34 +53,6 @@ const parseJson = express.json({
     });
   },
 });
-
-/**
- * What the raw text says before the parser does: bytes that are not UTF-8, which the decoder would
- * quietly turn into U+FFFD (storing, and comparing for an idempotent retry, text nobody sent); and
- * a JSON value that is no object, which body-parser's strict mode would call "not valid JSON".
- */
-function bodyTextProblem(raw: Buffer): string | undefined {
-  if (!isUtf8(raw)) return 'Malformed JSON body: the text is not valid UTF-8';
-  // body-parser drops a byte order mark before parsing; so does this.
-  const text = raw.subarray(raw.subarray(0, 3).equals(BYTE_ORDER_MARK) ? 3 : 0);
-  const first = text.find((byte) => !JSON_WHITESPACE.has(byte));
-  if (first === undefined || first === OPEN_OBJECT || first === OPEN_ARRAY) return undefined;
-  const scalar = parsedOrUndefined(text.toString('utf8'));
-  return scalar === undefined ? undefined : `The request body must be a JSON object, not ${scalar === null ? 'null' : `a ${typeof scalar}`}`;
-}
-
-const JSON_WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
-const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
-const OPEN_OBJECT = 0x7b;
-const OPEN_ARRAY = 0x5b;
-
-function parsedOrUndefined(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
 
 const INHERITED_NAME_RULE = 'no field or parameter may be named after a property every JavaScript object has (such as constructor or toString)';
 

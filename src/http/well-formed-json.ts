@@ -1,3 +1,5 @@
+import { isUtf8 } from 'node:buffer';
+
 /** A lone UTF-16 surrogate: `"\ud800"` is valid JSON but not Unicode text. */
 const UNPAIRED_SURROGATE = /\p{Surrogate}/u;
 
@@ -43,6 +45,31 @@ const OPEN_OBJECT = 0x7b;
 const OPEN_ARRAY = 0x5b;
 const CLOSERS = new Set([0x5d, 0x7d]);
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+
+const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/**
+ * What the raw text says before the parser does, or undefined: bytes that are not UTF-8, which the
+ * decoder would quietly turn into U+FFFD (storing, and comparing for an idempotent retry, text
+ * nobody sent); and a JSON value that is no object, which body-parser's strict mode would call "not valid JSON".
+ */
+export function bodyTextProblem(raw: Buffer): string | undefined {
+  if (!isUtf8(raw)) return 'Malformed JSON body: the text is not valid UTF-8';
+  // body-parser drops a byte order mark before parsing; so does this.
+  const text = raw.subarray(raw.subarray(0, 3).equals(BYTE_ORDER_MARK) ? 3 : 0);
+  const first = text.find((byte) => !WHITESPACE.has(byte));
+  if (first === undefined || first === OPEN_OBJECT || first === OPEN_ARRAY) return undefined;
+  const scalar = parsedOrUndefined(text.toString('utf8'));
+  return scalar === undefined ? undefined : `The request body must be a JSON object, not ${scalar === null ? 'null' : `a ${typeof scalar}`}`;
+}
+
+function parsedOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
 
 export interface ShapeLimits {
   depth: number;
@@ -146,7 +173,7 @@ export function pathOfNul(body: unknown): string | undefined {
 }
 
 /** Names every JavaScript object already has: class-transformer and the validators read them from the prototype, and drop or misread them. */
-const INHERITED_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
+export const INHERITED_NAMES: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
 const INHERITED_NAME_TEXT = new RegExp(`"(?:${[...INHERITED_NAMES].join('|')})"|\\\\u`);
 
 /** Cheap, on the raw bytes: whether a field name of the JSON text may be one of INHERITED_NAMES (written out, or behind an escape). */

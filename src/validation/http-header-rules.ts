@@ -1,3 +1,5 @@
+import { INHERITED_NAMES } from '../http/well-formed-json.js';
+
 /** RFC 9110 token characters. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Any text but control characters (tab excepted), which could split or smuggle headers. */
@@ -29,8 +31,6 @@ export const MAX_HEADER_NAME_LENGTH = 256;
 /** Headers one MCP server or one function handler may send. */
 export const MAX_HEADERS = 50;
 
-/** Names every JavaScript object already has (`constructor`, `__proto__`, `toString`…): the mappers read them from the prototype. */
-const INHERITED_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
 
 /**
  * What keeps these name-value pairs from being sent as HTTP headers, or undefined: more than
@@ -50,9 +50,10 @@ export function headerEntriesProblem(entries: [string, unknown][], maxValueLengt
     // No real header is named so; and JavaScript objects put such names first, so the map would not come back as sent.
     if (ARRAY_INDEX.test(name)) return `has a header name of digits only: ${JSON.stringify(name.slice(0, 64))}`;
     if (INHERITED_NAMES.has(name)) return `names ${name}, a property every JavaScript object has`;
-    if (MESSAGE_FRAMING_HEADERS.has(name.toLowerCase())) return `names ${name}, a header the platform's HTTP client sets for each request`;
-    if (seen.has(name.toLowerCase())) return `names the header ${name} more than once (header names are case-insensitive)`;
-    seen.add(name.toLowerCase());
+    const lowerCase = name.toLowerCase();
+    if (MESSAGE_FRAMING_HEADERS.has(lowerCase)) return `names ${name}, a header the platform's HTTP client sets for each request`;
+    if (seen.has(lowerCase)) return `names the header ${name} more than once (header names are case-insensitive)`;
+    seen.add(lowerCase);
     if (typeof value !== 'string') return `has a value that is not a string, for ${name}`;
     if (value.length > maxValueLength) return `has a value longer than ${maxValueLength} characters, for ${name}`;
     if (!HEADER_VALUE.test(value)) return `has a value with control characters, for ${name}`;

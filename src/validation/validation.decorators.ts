@@ -124,10 +124,19 @@ function hostProblem(url: string): string | undefined {
   const at = authority.lastIndexOf('@');
   const host = authority.slice(at + 1).replace(PORT, '').toLowerCase();
   const userInfo = authority.slice(0, Math.max(at, 0));
-  const hostname = !/[[\]\\]/.test(userInfo) && URL.canParse(url) ? new URL(url).hostname : undefined;
+  const hostname = /[[\]\\]/.test(userInfo) ? undefined : whatwgHostname(url);
   // An IPv6 address may be written in several forms, of which WHATWG gives the shortest: the same address either way.
   const sameHost = IPV6_LITERAL.test(host) ? hostname?.startsWith('[') === true : hostname === host;
   return sameHost ? undefined : 'must name its host as every URL parser reads it (no \\, [ or ] but around an IPv6 address, no escapes or shortened IPv4 addresses)';
+}
+
+/** The host WHATWG's URL reads, or undefined when it cannot read the URL at all. */
+function whatwgHostname(url: string): string | undefined {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return undefined;
+  }
 }
 
 /** An absolute http(s) URL with a host; internal host names without a dot are fine. */
