@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { AppConfig } from '../config/app-config.js';
+import { DatabaseEndpoint } from '../database/database-endpoint.js';
 import type { Transaction } from '../database/request-transaction.js';
 import { RevocationListener } from './revocation-listener.js';
 import { RevocationNotices } from './revocation-notices.js';
@@ -11,21 +11,19 @@ import { VerifiedKeyCache } from './verified-key-cache.js';
  * NOTIFY is delivered to every replica on commit, and dropped with a rollback.
  *
  * Each replica's cache of verified keys is trusted only while its listener is connected, and
- * starts from empty each time it connects again. The embedded PostgreSQL serves this process
- * alone: every revocation is made, and heard, here.
+ * starts from empty each time it connects again, on the embedded PostgreSQL as on a server.
  */
 @Injectable()
 export class KeyRevocations implements OnModuleInit, OnModuleDestroy {
-  private readonly listener: RevocationListener | undefined;
+  private readonly listener: RevocationListener;
 
   constructor(
     private readonly notices: RevocationNotices,
     private readonly cache: VerifiedKeyCache,
-    config: AppConfig,
+    endpoint: DatabaseEndpoint,
   ) {
-    if (config.databaseListenUrl === undefined) return;
     cache.distrust();
-    this.listener = new RevocationListener(config.databaseListenUrl, (payload) => notices.probe(payload), {
+    this.listener = new RevocationListener(endpoint.listenUrl, (payload) => notices.probe(payload), {
       listening: () => cache.trust(),
       lost: () => cache.distrust(),
       revoked: (keyId) => cache.forgetKey(keyId),
@@ -34,7 +32,7 @@ export class KeyRevocations implements OnModuleInit, OnModuleDestroy {
 
   /** Whether this replica hears every revocation, and so may use its key cache. */
   get listening(): boolean {
-    return this.listener?.listening ?? true;
+    return this.listener.listening;
   }
 
   /**
@@ -50,10 +48,10 @@ export class KeyRevocations implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): Promise<void> | undefined {
-    return this.listener?.start();
+    return this.listener.start();
   }
 
   onModuleDestroy(): Promise<void> | undefined {
-    return this.listener?.stop();
+    return this.listener.stop();
   }
 }

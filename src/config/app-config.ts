@@ -19,7 +19,7 @@ export class AppConfig {
   readonly databaseUrl: string | undefined;
   /** Where each replica LISTENs for key revocations: a session of its own, past any transaction-pooling PgBouncer. */
   readonly databaseListenUrl: string | undefined;
-  /** Connections each process keeps to the server of DATABASE_URL (the embedded database always uses one). */
+  /** Connections each process keeps to its PostgreSQL, embedded or not. */
   readonly databasePoolSize: number;
   /** Statements on the pool are named, so that each connection plans them once (statement-names.ts). */
   readonly databasePreparedStatements: boolean;
@@ -163,11 +163,11 @@ function serverUrl(name: string, raw: string | undefined, schemes: string[], exa
   return value;
 }
 
-/** The embedded database has no other replica to hear from: a listening URL without DATABASE_URL is a mistake. */
+/** The embedded database is this process's own, heard on its own socket: a listening URL without DATABASE_URL is a mistake. */
 function databaseListenUrl(env: NodeJS.ProcessEnv, mainDatabaseUrl: string | undefined): string | undefined {
   const value = serverUrl('DATABASE_LISTEN_URL', env.DATABASE_LISTEN_URL, ['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/database');
   if (value !== undefined && mainDatabaseUrl === undefined) {
-    throw new ConfigError('DATABASE_LISTEN_URL needs DATABASE_URL: the embedded PostgreSQL is heard in-process');
+    throw new ConfigError('DATABASE_LISTEN_URL needs DATABASE_URL: the embedded PostgreSQL is heard on its own socket');
   }
   return value ?? mainDatabaseUrl;
 }

@@ -24,8 +24,7 @@ export const QUERY_DEADLINE_MS = 4000;
  * `statement_timeout` sent when each connection opens), so that a statement kept waiting (on a
  * lock) is cancelled by the server, its write certainly not done, and the request answered 503
  * while the connection stays usable. Only a server that does not answer at all meets the client's
- * deadline, whose 503 cannot say whether an autocommit write was done. PGlite ignores the setting:
- * nothing but the service's one connection can hold a lock there.
+ * deadline, whose 503 cannot say whether an autocommit write was done.
  */
 const STATEMENT_TIMEOUT_MARGIN_MS = 1000;
 

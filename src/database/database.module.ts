@@ -24,7 +24,7 @@ const databaseProviders: FactoryProvider[] = [
   {
     provide: Database,
     inject: [DataSource, AppConfig],
-    useFactory: (dataSource: DataSource, config: AppConfig) => new Database(dataSource, new StatementNames(config.databaseUrl !== undefined && config.databasePreparedStatements)),
+    useFactory: (dataSource: DataSource, config: AppConfig) => new Database(dataSource, new StatementNames(config.databasePreparedStatements)),
   },
   { provide: Transactions, inject: [DataSource], useFactory: (dataSource: DataSource) => new Transactions(dataSource) },
 ];
@@ -44,7 +44,7 @@ const databaseProviders: FactoryProvider[] = [
     }),
   ],
   providers: [SchemaMigrator, ...databaseProviders],
-  exports: [Database, Transactions],
+  exports: [Database, Transactions, DatabaseEndpointModule],
 })
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(

@@ -49,8 +49,7 @@ export class Transactions {
   /**
    * `work` in one transaction: the request's joined one when there is one (it commits or rolls back
    * with it), else a new one. Inside, send statements only through repositories bound to the given
-   * transaction: PGlite serialises transactions on its one connection, so a statement sent outside
-   * the transaction would wait for it to end, which waits for the statement (503 after 4 s).
+   * transaction: one sent outside takes a second pooled connection and sees none of its writes.
    */
   run<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
     const current = joined.getStore();

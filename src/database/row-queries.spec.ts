@@ -8,7 +8,7 @@ import { RowQueries } from './row-queries.js';
 /**
  * The exact SQL RowQueries sends for each kind of statement, for the tools table: a change to what
  * the hot routes send shows up here as a diff of text. The statements are recorded instead of run;
- * the e2e suites run the same statements against PostgreSQL and PGlite.
+ * the e2e suites run the same statements against the PostgreSQL server and the embedded one.
  */
 class RecordedStatements implements StatementRunner {
   readonly sent: { sql: string; parameters: unknown[] }[] = [];

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { chmod, mkdtemp, readdir, readFile, readlink, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readdir, readFile, readlink, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { isRunning } from '../support/processes.js';
+import { scratchDirectory } from '../support/scratch-directory.js';
 import { ServiceProcess } from '../support/service-process.js';
 
 const run = promisify(execFile);
@@ -57,9 +58,16 @@ async function connectAsOtherUser(path: string): Promise<string> {
   return stdout.trim();
 }
 
+/** The postmaster of the embedded PostgreSQL whose cluster is in `dataDir`, from its postmaster.pid. */
+async function postmasterOf(dataDir: string): Promise<{ pid: number; commandLine: string[] }> {
+  const pid = Number((await readFile(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  const commandLine = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').filter(Boolean);
+  return { pid, commandLine };
+}
+
 /**
- * Always on the embedded default, whatever DATABASE_URL says: its server and files are this
- * process's own, and nothing else on the host may reach them.
+ * Always on the embedded default, whatever DATABASE_URL says: its server and files are the
+ * service's own, and nothing else on the host may reach them.
  */
 describe('The embedded database, from outside the service', () => {
   let scratch: string;
@@ -69,22 +77,33 @@ describe('The embedded database, from outside the service', () => {
     await rm(scratch, { recursive: true, force: true });
   });
 
-  it('listens on no TCP port and on one Unix socket only its user can reach, with files 0600 in directories 0700', async () => {
-    scratch = await mkdtemp(join(tmpdir(), 'amc-access-'));
+  it('is a PostgreSQL server with its cluster under DATA_DIR, on no TCP port, on one Unix socket only its user can reach, behind a password', async () => {
+    scratch = await scratchDirectory('amc-access-');
     const dataDir = join(scratch, 'data');
-    const first = await ServiceProcess.start({ DATA_DIR: dataDir });
-    expect(await first.stop()).toBe(0);
-    // As an older version left it: readable by everyone.
-    await run('chmod', ['-R', 'a+rwX', dataDir]);
-    await chmod(dataDir, 0o755);
-
     const service = await ServiceProcess.start({ DATA_DIR: dataDir });
     running.push(service);
-    const { tcpPorts, unixPaths } = await listenersOf(service.pid);
-    expect(tcpPorts).toEqual([service.port]);
+
+    const postmaster = await postmasterOf(dataDir);
+    expect(basename(postmaster.commandLine[0])).toBe('postgres');
+    expect(postmaster.commandLine).toEqual(expect.arrayContaining(['-D', join(dataDir, 'postgres')]));
+    expect((await listenersOf(service.pid)).tcpPorts).toEqual([service.port]);
+    const { tcpPorts, unixPaths } = await listenersOf(postmaster.pid);
+    expect(tcpPorts).toEqual([]);
     expect(unixPaths).toEqual([expect.stringMatching(/\/\.s\.PGSQL\.5432$/)]);
-    const socketDir = await stat(dirname(unixPaths[0]));
-    expect({ mode: socketDir.mode & 0o777, uid: socketDir.uid }).toEqual({ mode: 0o700, uid: process.getuid!() });
+    const socketDir = dirname(unixPaths[0]);
+    const clusterOwner = (await stat(join(dataDir, 'postgres'))).uid;
+    expect(clusterOwner).toBe(process.getuid!() === 0 ? Number((await run('id', ['-u', 'amc-postgres'])).stdout) : process.getuid!());
+    expect({ mode: (await stat(socketDir)).mode & 0o777, uid: (await stat(socketDir)).uid }).toEqual({ mode: 0o700, uid: clusterOwner });
+
+    // The socket asks for the password kept in DATA_DIR; a client without it gets no session.
+    const withoutPassword = new pg.Client({ host: socketDir, user: 'postgres', database: 'postgres', password: 'guess' });
+    await expect(withoutPassword.connect()).rejects.toThrow(/password authentication failed/);
+    const password = await readFile(join(dataDir, 'postgres.password'), 'utf8');
+    const withPassword = new pg.Client({ host: socketDir, user: 'postgres', database: 'postgres', password });
+    await withPassword.connect();
+    const { rows } = await withPassword.query<{ server_version: string }>('SHOW server_version');
+    await withPassword.end();
+    expect(rows[0].server_version).toMatch(/^18\./);
 
     // The API port is not PostgreSQL: a pg client on it gets no session.
     const client = new pg.Client({ host: '127.0.0.1', port: service.port, user: 'postgres', database: 'postgres', connectionTimeoutMillis: 5000 });
@@ -97,5 +116,11 @@ describe('The embedded database, from outside the service', () => {
     expect(loose).toEqual([]);
     expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
     expect((await modesUnder(dataDir)).length).toBeGreaterThan(100);
+
+    expect(await service.stop()).toBe(0);
+    running.splice(0);
+    // Stopping the service stops its PostgreSQL and removes the socket's directory.
+    expect(await isRunning(postmaster.pid)).toBe(false);
+    await expect(stat(socketDir)).rejects.toThrow();
   }, 120_000);
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { freshDatabase, onPostgresServer } from '../support/fresh-database.js';
+import { freshDatabase } from '../support/fresh-database.js';
 import { eventually, send } from '../support/service-client.js';
 import { ServiceProcess } from '../support/service-process.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
@@ -19,8 +19,7 @@ describe('Probes for an orchestrator: /health/live and /health/ready', () => {
   });
 });
 
-/** On the embedded database, the process is the database: it cannot go away on its own, so this needs a server. */
-(onPostgresServer ? describe : describe.skip)('Probes while the database is away (PostgreSQL behind a TCP proxy)', () => {
+describe('Probes while the database is away (PostgreSQL behind a TCP proxy)', () => {
   it('keeps /health/live 200 (no restart for a database outage) while /health/ready and /health answer 503, and ready comes back by itself', async () => {
     const database = await freshDatabase();
     const serverUrl = new URL(database.env.DATABASE_URL!);

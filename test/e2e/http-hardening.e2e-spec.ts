@@ -5,7 +5,7 @@ import { connect, createServer } from 'node:net';
 import pg from 'pg';
 import { type Api, bodyOf, clientOnPort, errorOf } from '../support/api.js';
 import { UUID } from '../support/expected.js';
-import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
+import { freshDatabase, type FreshDatabase } from '../support/fresh-database.js';
 import { jsonLogLines, linesOfRequest, type LogLine } from '../support/log-lines.js';
 import { checkedFetch } from '../support/openapi-check.js';
 import { eventually } from '../support/service-client.js';
@@ -183,7 +183,7 @@ describe('The built service: logs and Swagger UI in a browser', () => {
     expect(service.output).not.toContain('plain-marker');
   });
 
-  (onPostgresServer ? it : it.skip)('logs an unexpected error at level error with its request id and stack, and answers 500 naming the id', async () => {
+  it('logs an unexpected error at level error with its request id and stack, and answers 500 naming the id', async () => {
     const client = new pg.Client({ connectionString: database.env.DATABASE_URL });
     await client.connect();
     await client.query('ALTER TABLE assistants RENAME TO assistants_gone');

@@ -8,7 +8,7 @@ import { RecordSecrets } from '../../src/idempotency/idempotency-key.js';
 import pg from 'pg';
 import { bodyOf } from '../support/api.js';
 import { countRows } from '../support/database-rows.js';
-import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
+import { freshDatabase, type FreshDatabase } from '../support/fresh-database.js';
 import { checkedFetch } from '../support/openapi-check.js';
 import { OPENAPI_SPEC } from '../support/openapi-documents.js';
 import { createAssistant, seedSecondWorkspace } from '../support/resources.js';
@@ -368,7 +368,7 @@ describe('Idempotency-Key', () => {
     }
   });
 
-  (onPostgresServer ? describe : describe.skip)('against a lock held by another connection for longer than the query deadline', () => {
+  describe('against a lock held by another connection for longer than the query deadline', () => {
     const ASSISTANT = { name: 'Helper', provider: 'OPENAI' };
     let locker: pg.Client;
     beforeEach(async () => {
@@ -427,7 +427,7 @@ describe('Idempotency-Key with ENCRYPTION_KEY', () => {
   });
   afterAll(() => rm(scratch, { recursive: true, force: true }));
 
-  /** The app on one database throughout: the DATABASE_URL server, else one PGlite data directory. */
+  /** The app on one database throughout. */
   const startWith = (env: NodeJS.ProcessEnv) => startTestApp({ DATA_DIR: join(scratch, 'data'), ...env });
   const create = (t: TestApp, path: string, body: Body) => t.as(PRIVATE_KEY).post(path).set(KEY_HEADER, 'sealed').send(body);
 
@@ -462,7 +462,7 @@ describe('Idempotency-Key with ENCRYPTION_KEY', () => {
   });
 });
 
-(onPostgresServer ? describe : describe.skip)('Idempotency-Key when the service is killed between its write and its record', () => {
+describe('Idempotency-Key when the service is killed between its write and its record', () => {
   const ASSISTANT = { name: 'Helper', provider: 'OPENAI' };
   let database: FreshDatabase;
   let service: (ServiceProcess & { port: number }) | undefined;
@@ -536,7 +536,7 @@ describe('Idempotency-Key with ENCRYPTION_KEY', () => {
   });
 });
 
-(onPostgresServer ? describe : describe.skip)('Idempotency-Key when the answer to its COMMIT is lost', () => {
+describe('Idempotency-Key when the answer to its COMMIT is lost', () => {
   const ASSISTANT = { name: 'Helper', provider: 'OPENAI' } as const;
   let proxy: TcpProxy;
   let t: TestApp;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { digestApiKey } from '../../src/keys/api-key-material.js';
 import { bodyOf, errorOf } from '../support/api.js';
-import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
+import { freshDatabase, type FreshDatabase } from '../support/fresh-database.js';
 import { sampleValue } from '../../src/metrics/prometheus-text.js';
 import { eventually } from '../support/service-client.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
@@ -9,14 +9,8 @@ import { bootstrapWorkspaceId } from '../support/resources.js';
 import { ORGANIZATION_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { API_KEYS, ASSISTANTS } from '../support/paths.js';
 
-/**
- * Staging the race needs the key lookup and the revocation on two connections at once, one of
- * them slowed: on the embedded database the service has one connection, which runs the lookup
- * to its end before the revocation starts, so the race cannot happen there.
- */
-const describeOnServer = onPostgresServer ? describe : describe.skip;
-
-describeOnServer('Revocation racing a key lookup, in the replica that revokes (PostgreSQL behind a TCP proxy)', () => {
+/** Staging the race needs the key lookup and the revocation on two connections at once, one of them slowed. */
+describe('Revocation racing a key lookup, in the replica that revokes (PostgreSQL behind a TCP proxy)', () => {
   let database: FreshDatabase;
   let proxy: TcpProxy;
   let t: TestApp;
@@ -56,7 +50,7 @@ describeOnServer('Revocation racing a key lookup, in the replica that revokes (P
   });
 });
 
-describeOnServer('A DATABASE_LISTEN_URL that cannot hear the revocations', () => {
+describe('A DATABASE_LISTEN_URL that cannot hear the revocations', () => {
   let databases: FreshDatabase[];
   let t: TestApp;
 
@@ -76,7 +70,7 @@ describeOnServer('A DATABASE_LISTEN_URL that cannot hear the revocations', () =>
   });
 });
 
-describeOnServer('A listening connection that silently stops carrying packets (TCP proxy stalled)', () => {
+describe('A listening connection that silently stops carrying packets (TCP proxy stalled)', () => {
   let database: FreshDatabase;
   let listenProxy: TcpProxy;
   let t: TestApp;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { sampleValue } from '../../src/metrics/prometheus-text.js';
-import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
+import { freshDatabase, type FreshDatabase } from '../support/fresh-database.js';
 import { REDIS, uniqueRedisPrefix } from '../support/redis.js';
 import { RoundRobinProxy } from '../support/round-robin-proxy.js';
 import { eventually } from '../support/service-client.js';
@@ -66,10 +66,7 @@ function through(proxy: TcpProxy, url: string): string {
   return rewritten.toString();
 }
 
-/** A PostgreSQL server can serve several processes; one embedded data directory cannot. */
-const describeOnServer = onPostgresServer ? describe : describe.skip;
-
-describeOnServer('Three replicas on one PostgreSQL database, behind a round-robin load balancer', () => {
+describe('Three replicas on one PostgreSQL database, behind a round-robin load balancer', () => {
   let database: FreshDatabase;
   let databaseTarget: { host: string; port: number };
   let workspaceId: string;

@@ -7,12 +7,11 @@ import { Transactions } from '../../src/database/request-transaction.js';
 import type { ListPosition } from '../../src/database/page-cursor.js';
 import { RowQueries } from '../../src/database/row-queries.js';
 import { StatementNames } from '../../src/database/statement-names.js';
-import { onPostgresServer } from '../support/fresh-database.js';
 import { UNKNOWN_ID } from '../support/unknown.js';
 import { bootstrapWorkspaceId, createAssistant } from '../support/resources.js';
 import { ORGANIZATION_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
-/** The statements of row-queries.spec.ts, run once against the database (PostgreSQL or PGlite). */
+/** The statements of row-queries.spec.ts, run once against the database (the server of DATABASE_URL, or the embedded PostgreSQL). */
 describe('RowQueries against the database', () => {
   let t: TestApp;
   let rows: RowQueries<Assistant>;
@@ -68,7 +67,7 @@ describe('RowQueries against the database', () => {
     }
   });
 
-  (onPostgresServer ? it : it.skip)('statements a pooler lost are all sent again unprepared, the ones already on their way included', async () => {
+  it('statements a pooler lost are all sent again unprepared, the ones already on their way included', async () => {
     const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 4 });
     try {
       const database = new Database({ driver: { master: pool } } as unknown as DataSource, new StatementNames(true));

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { connect } from 'node:net';
 import pg from 'pg';
 import { bodyOf, clientOnPort } from '../support/api.js';
-import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
+import { freshDatabase, type FreshDatabase } from '../support/fresh-database.js';
 import { jsonLogLines, linesOfRequest } from '../support/log-lines.js';
 import { checkedFetch } from '../support/openapi-check.js';
 import { createPublicKey } from '../support/resources.js';
@@ -97,7 +97,7 @@ describe('The built service as a process (node dist/main.js)', () => {
     expect(answered.filter((requestId) => !logged.has(requestId))).toEqual([]);
   });
 
-  (onPostgresServer ? it : it.skip)('two processes started at once on one new database both become healthy, with one organization', async () => {
+  it('two processes started at once on one new database both become healthy, with one organization', async () => {
     const [a, b] = await Promise.all([ServiceProcess.start(database.env), ServiceProcess.start(database.env)]);
     try {
       for (const service of [a, b]) bodyOf(await clientOnPort(service.port, null).GET('/health'), 200);

@@ -4,7 +4,7 @@ import { BootstrapService } from '../../src/bootstrap/bootstrap.service.js';
 import { MIGRATIONS } from '../../src/database/schema.js';
 import { bodyOf } from '../support/api.js';
 import { countRows } from '../support/database-rows.js';
-import { freshDatabase, type FreshDatabase, onPostgresServer } from '../support/fresh-database.js';
+import { freshDatabase, type FreshDatabase } from '../support/fresh-database.js';
 import { createPublicKey } from '../support/resources.js';
 import { ORGANIZATION_KEY, startTestApp } from '../support/test-app.js';
 
@@ -75,7 +75,7 @@ describe('Start-up', () => {
     }
   });
 
-  (onPostgresServer ? it : it.skip)('two replicas starting at once on a new database both come up, with one organization', async () => {
+  it('two replicas starting at once on a new database both come up, with one organization', async () => {
     const [a, b] = await Promise.all([startTestApp(database.env), startTestApp(database.env)]);
     try {
       bodyOf(await a.api(null).GET('/health'), 200);

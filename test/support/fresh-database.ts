@@ -1,7 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 
 export interface FreshDatabase {
@@ -10,13 +7,12 @@ export interface FreshDatabase {
   drop(): Promise<void>;
 }
 
-/** An empty database of the kind under test: a new one on the DATABASE_URL server, else a new PGlite data directory. */
+/**
+ * An empty database on the server under test: DATABASE_URL's, or the embedded PostgreSQL that
+ * global-setup.mjs starts for the run when none is given.
+ */
 export async function freshDatabase(): Promise<FreshDatabase> {
-  const serverUrl = process.env.DATABASE_URL;
-  if (serverUrl === undefined) {
-    const dir = await mkdtemp(join(tmpdir(), 'amc-fresh-'));
-    return { env: { DATA_DIR: join(dir, 'data') }, drop: () => rm(dir, { recursive: true, force: true }) };
-  }
+  const serverUrl = testServerUrl();
   const name = `amc_fresh_${randomBytes(6).toString('hex')}`;
   await admin(serverUrl, `CREATE DATABASE ${name}`);
   const url = new URL(serverUrl);
@@ -27,7 +23,12 @@ export async function freshDatabase(): Promise<FreshDatabase> {
   };
 }
 
-export const onPostgresServer = process.env.DATABASE_URL !== undefined;
+/** The server of the run: global-setup.mjs sets DATABASE_URL when the caller did not. */
+export function testServerUrl(): string {
+  const url = process.env.DATABASE_URL;
+  if (url === undefined) throw new Error('DATABASE_URL is unset: run the suites through jest, whose global setup starts a database');
+  return url;
+}
 
 async function admin(serverUrl: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });

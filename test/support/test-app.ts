@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
 import { DataSource } from 'typeorm';
@@ -10,6 +9,7 @@ import { ApiKeyVerifier } from '../../src/auth/api-key-verifier.js';
 import { BootstrapService } from '../../src/bootstrap/bootstrap.service.js';
 import { AppConfig } from '../../src/config/app-config.js';
 import { type Api, type RawHttp, rawHttp, typedClient } from './api.js';
+import { scratchDirectory } from './scratch-directory.js';
 
 export const ORGANIZATION_KEY = 'ok_test0organization0key0BcxM3rHah_nElQHbPabRHGN-';
 export const PRIVATE_KEY = 'sk_test0private0key0ESrN9Eq4YxezhjRs7tqNkBtx';
@@ -28,11 +28,12 @@ export interface TestApp {
 }
 
 /**
- * The real AppModule on a real PostgreSQL: the server of DATABASE_URL when set (CI creates a
- * fresh database), else the embedded PGlite in a temporary data directory.
+ * The real AppModule on the run's PostgreSQL (DATABASE_URL, or the embedded server of
+ * global-setup.mjs), unless `overrides` point it elsewhere: a DATA_DIR of its own with
+ * `DATABASE_URL: undefined` runs it on the embedded default.
  */
 export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<TestApp> {
-  const scratch = await mkdtemp(join(tmpdir(), 'amc-test-'));
+  const scratch = await scratchDirectory('amc-test-');
   const config = AppConfig.fromEnvironment({
     DATABASE_URL: process.env.DATABASE_URL,
     DATA_DIR: join(scratch, 'data'),

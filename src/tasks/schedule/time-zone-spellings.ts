@@ -5,9 +5,8 @@ import { canonicalTimeZoneOf } from './time-zone.js';
 /**
  * How the IANA database spells each zone name, aliases included (`Asia/Kolkata`, `US/Pacific`),
  * as PostgreSQL's copy of it lists them: Intl knows every name in any letter case but gives back
- * only its own canonical zone for an alias (`Asia/Kolkata` as `Asia/Calcutta`). Read once, at start:
- * read first inside a create's transaction, it would wait on the embedded database's one connection,
- * which that transaction holds.
+ * only its own canonical zone for an alias (`Asia/Kolkata` as `Asia/Calcutta`). Read once, at start,
+ * so that no create's transaction waits on a second connection for it.
  */
 @Injectable()
 export class TimeZoneSpellings implements OnModuleInit {

