@@ -1,7 +1,7 @@
 // /health latency while abusive requests of issue 13 (items 1-3) run against the built service.
-// Usage: npm run build && node bench/edge-abuse.mjs   (DATABASE_URL optional; PGlite otherwise)
+// Usage: npm run build && node bench/edge-abuse.mjs   (DATABASE_URL optional; the embedded PostgreSQL otherwise)
 import { once } from 'node:events';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -99,11 +99,13 @@ function freePort() {
 }
 
 const dataDir = await mkdtemp(join(tmpdir(), 'amc-edge-bench-'));
+// As root, the embedded PostgreSQL runs as a user of its own, which must pass through here.
+await chmod(dataDir, 0o711);
 const metricsPort = await freePort();
 const env = { METRICS_PORT: String(metricsPort), DATA_DIR: dataDir, SHUTDOWN_TIMEOUT_SECONDS: '', REQUEST_BODY_TIMEOUT_SECONDS: '' };
 const service = await startService(env);
 const { url, port, child } = service;
-console.log(`service on ${port}, metrics on ${metricsPort}, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`);
+console.log(`service on ${port}, metrics on ${metricsPort}, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'the embedded PostgreSQL'}`);
 
 console.log(`idle:                                   /health ${summary(await healthLatencies(url, MEASURE_MS))}`);
 

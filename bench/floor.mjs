@@ -12,12 +12,11 @@ import pg from 'pg';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { POOL_SIZE } from '../dist/database/data-source-options.js';
 import { REDIS_OPTIONS } from '../dist/rate-limit/rate-limit-store.js';
-import { EmbeddedPostgres } from '../dist/database/embedded-postgres.js';
+import { EmbeddedPostgres } from '../dist/database/embedded/embedded-postgres.js';
 import { nextRunAt } from '../dist/tasks/schedule/next-run.js';
 
-// PGlite is served over one connection, as the service does (see src/database/database-endpoint.ts).
-const embedded = process.env.DATABASE_URL ? undefined : await EmbeddedPostgres.start(process.env.FLOOR_DATA_DIR, 1);
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL ?? embedded.url, max: embedded ? 1 : POOL_SIZE });
+const embedded = process.env.DATABASE_URL ? undefined : await EmbeddedPostgres.start(process.env.FLOOR_DATA_DIR);
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL ?? embedded.url, max: POOL_SIZE });
 
 const KEY_CACHE_MS = Number(process.env.API_KEY_CACHE_SECONDS ?? 10) * 1000;
 const verifiedKeys = new Map();

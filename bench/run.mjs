@@ -4,13 +4,16 @@
 // sides on the image's Node.js (bench/image-node.mjs). BENCH_DURATION (seconds per run, default 10) and
 // BENCH_ROUNDS (service/floor alternations per route, default 2) trade time for steadiness.
 import autocannon from 'autocannon';
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { imageNodeVersion } from './image-node.mjs';
 import { onServer, PRIVATE_KEY, residentMegabytes, startProcess, startService, stopProcess, withDatabase } from './processes.mjs';
 import { initialMessages, seed, TASK_KEY } from './seed.mjs';
 
+const run = promisify(execFile);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONNECTIONS = 32;
@@ -48,14 +51,19 @@ async function onPostgres(serverUrl) {
   };
 }
 
-/** The floor gets a copy of the seeded data directory: PGlite serves one process. */
+/**
+ * The floor gets a copy of the seeded data directory, with its own embedded PostgreSQL: one cluster
+ * belongs to one process. `cp -a` keeps the cluster's owner, which PostgreSQL insists on.
+ */
 async function onEmbedded() {
   const scratch = await mkdtemp(join(tmpdir(), 'amc-bench-'));
+  // As root, the embedded PostgreSQL runs as a user of its own, which must pass through here.
+  await chmod(scratch, 0o711);
   const env = { DATA_DIR: join(scratch, 'service') };
   const first = await startService(env);
   const ids = await seed(first.url);
   await stopProcess(first);
-  await cp(join(scratch, 'service'), join(scratch, 'floor'), { recursive: true });
+  await run('cp', ['-a', join(scratch, 'service'), join(scratch, 'floor')]);
   const service = await startService(env);
   const floor = await startProcess('bench/floor.mjs', { FLOOR_DATA_DIR: join(scratch, 'floor') });
   return {
