@@ -150,7 +150,7 @@ describe('Deployment files', () => {
       expect(autoscaler.spec.minReplicas).toBe(deployment.spec.replicas);
     });
 
-    it('keeps every replica that may run at once within PostgreSQL’s default max_connections (100, 3 reserved), as README’s budget says', () => {
+    it('keeps every replica that may run at once within PostgreSQL’s default max_connections (100, 3 reserved), as docs/operations.md’s connection budget says', () => {
       const poolSize = AppConfig.fromEnvironment(one('ConfigMap').data!).databasePoolSize;
       const mostReplicas = one('HorizontalPodAutoscaler').spec.maxReplicas + one('Deployment').spec.strategy.rollingUpdate.maxSurge;
       // Each replica: its pool, and one connection of its own while it migrates at start-up.
