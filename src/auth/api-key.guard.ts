@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import type { ApiKeyType } from '../keys/api-key-type.js';
 import { clientAddress } from '../http/client-address.js';
 import { ForbiddenError, UnauthenticatedError } from '../errors/domain-errors.js';
-import { tooManyRequests } from '../rate-limit/rate-limit-headers.js';
+import { announcePolicy, tooManyRequests } from '../rate-limit/rate-limit-headers.js';
 import { ApiKeyVerifier } from './api-key-verifier.js';
 import { AuthFailureLimiter } from './auth-failure-limiter.js';
 import { type PresentedKey, presentedApiKey } from './bearer-token.js';
@@ -40,10 +40,11 @@ export class ApiKeyGuard implements CanActivate {
     const address = clientAddress(request);
     const blocked = await this.failures.isBlocked(address, presented?.digest);
     if (blocked !== undefined) {
-      const { limit, windowSeconds } = this.failures;
+      const response = context.switchToHttp().getResponse<Response>();
+      const { quota: limit, windowSeconds } = this.failures.policy;
+      announcePolicy(response, this.failures.policy, blocked);
       throw tooManyRequests(
-        context.switchToHttp().getResponse<Response>(),
-        limit,
+        response,
         blocked,
         (seconds) =>
           `Too many failed authentications from this address: at most ${limit} per ${windowSeconds} seconds; retry in ${seconds} seconds`,
@@ -56,7 +57,7 @@ export class ApiKeyGuard implements CanActivate {
     }
     admit(request, principal, accepted);
     // Only a key the route let in may later pass a blocked address: PUBLIC keys, which no route takes, could be made by the thousand.
-    this.failures.recordAdmission(address, presented.digest);
+    await this.failures.recordAdmission(address, presented.digest);
     return true;
   }
 }

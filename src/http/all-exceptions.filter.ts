@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
 import { BODY_LIMIT } from './body-limit.js';
 import { databaseErrorFacts, isDatabaseUnavailable } from '../database/database-errors.js';
+import { boundedField, MAX_LOGGED_PATH } from '../logging/bounded-field.js';
 import {
   ConflictError,
   DomainError,
@@ -56,7 +57,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     this.logger.error({
       requestId: request.id,
       ...(database === undefined ? { err: exception instanceof Error ? exception : new Error(String(exception)) } : { database }),
-      msg: `request ${request.id} ${request.method} ${request.path} failed unexpectedly`,
+      msg: `request ${request.id} ${request.method} ${boundedField(request.path, MAX_LOGGED_PATH)} failed unexpectedly`,
     });
     return { status: 500, message: `An unexpected error occurred (request id ${request.id})` };
   }

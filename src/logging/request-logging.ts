@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { clientAddress } from '../http/client-address.js';
+import { boundedField, MAX_LOGGED_PATH, MAX_LOGGED_USER_AGENT } from './bounded-field.js';
 import { writeOnto } from './root-logger.js';
 
 /** What ends a request target's path: its query, or a fragment a raw client may send along. */
@@ -22,6 +23,8 @@ function isoTimeNow(): string {
 /**
  * The one line of a finished request (or of one the client went away from), with the request id
  * assignRequestId gave it: no body, no query string or fragment, no header but the user agent.
+ * Every field a caller controls is bounded (the path and user agent cut, the address canonical, the
+ * id well-formed), so a line stays under about 1.2 KB whatever the request.
  * `route` is the pattern that matched (e.g. /api/cloud/tasks/:taskId), absent when none did;
  * `clientAddress` is absent when the client went away before it could be read.
  *
@@ -40,10 +43,10 @@ export function logRequest(logger: Logger, request: Request, response: Response,
     `{"level":${logger.levels.values[level]},"time":"${isoTimeNow()}","pid":${process.pid},` +
     `"requestId":${JSON.stringify(request.id)},"method":${JSON.stringify(request.method)},` +
     (route === undefined ? '' : `"route":${JSON.stringify(route)},`) +
-    `"path":${JSON.stringify(request.originalUrl.split(PATH_END, 1)[0])},` +
+    `"path":${JSON.stringify(boundedField(request.originalUrl.split(PATH_END, 1)[0], MAX_LOGGED_PATH))},` +
     (address === '' ? '' : `"clientAddress":${JSON.stringify(address)},`) +
     `"status":${response.statusCode},"durationMs":${durationMs},` +
-    (userAgent === undefined ? '' : `"userAgent":${JSON.stringify(userAgent)},`) +
+    (userAgent === undefined ? '' : `"userAgent":${JSON.stringify(boundedField(userAgent, MAX_LOGGED_USER_AGENT))},`) +
     `"msg":"${message}"}\n`;
   writeOnto(logger, line);
 }

@@ -16,7 +16,8 @@ const WHEN: Record<number, string> = {
   431: 'The request line and headers are larger than the server accepts (a very long URL, say)',
   429:
     'The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate ' +
-    'more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry',
+    'more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; ' +
+    'Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures")',
   500: 'An unexpected error; the message carries the request id',
   503: 'The database cannot be reached',
 };

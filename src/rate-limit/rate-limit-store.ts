@@ -1,14 +1,16 @@
-import { Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import type { OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { AppConfig } from '../config/app-config.js';
+import { type Counter, GuardedLimiter } from './guarded-limiter.js';
+import { REDIS_COMMAND_BUDGET_MS, RedisBreaker } from './redis-breaker.js';
 
 /**
- * Redis is one round trip on every limited request, so a Redis that stops answering must cost
- * requests nothing but the per-process fallback: commands are never queued while it is away, and a
- * connection that stops answering is dropped (and reopened) well before a client would notice.
- * Under load, the commands of one event-loop turn go out in one write (auto-pipelining).
- * bench/floor.mjs uses the same options.
+ * Redis is one round trip on every limited request, so a Redis that stops answering, answers
+ * slowly or answers errors must cost requests nothing but the per-process fallback: commands are
+ * never queued while it is away, a command is given up past the budget, and a connection that
+ * stops answering is dropped (and reopened). Under load, the commands of one event-loop turn go
+ * out in one write (auto-pipelining). bench/floor.mjs uses the same options.
  */
 export const REDIS_OPTIONS = {
   lazyConnect: true,
@@ -17,49 +19,49 @@ export const REDIS_OPTIONS = {
   maxRetriesPerRequest: 0,
   autoResendUnfulfilledCommands: false,
   connectTimeout: 1000,
-  commandTimeout: 250,
+  commandTimeout: REDIS_COMMAND_BUDGET_MS,
   socketTimeout: 500,
   retryStrategy: (attempt: number) => Math.min(attempt * 100, 1000),
 };
 
 /**
  * Where rate-limit counters live: in Redis when REDIS_URL is set, so that every replica counts
- * against one limit, else in this process. While Redis cannot be reached, each limiter counts in
- * this process instead (rate-limiter-flexible's insurance limiter): requests are never refused
- * because of Redis. The outage is logged once, shown by `degraded`, and ends by itself when ioredis
- * reconnects.
+ * against one limit, else in this process. While Redis cannot take them (unreachable, slow, or
+ * answering errors) the breaker (RedisBreaker) is open and each limiter counts in this process
+ * instead: requests are never refused, nor held up, because of Redis.
  */
 export class RateLimitStore implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger('RateLimit');
   private readonly redis: Redis | undefined;
-  private outageLogged = false;
+  private readonly breaker: RedisBreaker | undefined;
 
   constructor(private readonly config: AppConfig) {
     if (config.redisUrl === undefined) return;
     this.redis = new Redis(config.redisUrl, REDIS_OPTIONS);
-    this.redis.on('ready', () => this.reconnected());
-    this.redis.on('error', (error: Error & { code?: string }) => this.unreachable(error.code ?? error.message));
-    this.redis.on('close', () => this.unreachable('connection closed'));
+    const breaker = new RedisBreaker(this.redis, `${config.rateLimitRedisPrefix}:probe`);
+    this.breaker = breaker;
+    this.redis.on('error', (error: Error) => breaker.fail(error));
+    this.redis.on('close', () => breaker.trip('cannot be reached (connection closed)'));
   }
 
   /** True while REDIS_URL is set but Redis cannot take the counters, so each process counts on its own. */
   get degraded(): boolean {
-    return this.redis !== undefined && this.redis.status !== 'ready';
+    return this.breaker?.degraded ?? false;
   }
 
   /** At most `points` per window of `windowMs` for each key; `name` keeps limiters apart in Redis. */
-  limiter(name: string, points: number, windowMs: number): RateLimiterAbstract {
+  limiter(name: string, points: number, windowMs: number): Counter {
     const duration = windowMs / 1000;
     // A key over its limit is refused from memory for the rest of its window: no round trip for a flood.
     const options = { points, duration, inMemoryBlockOnConsumed: points + 1 };
-    if (this.redis === undefined) return new RateLimiterMemory(options);
-    return new RateLimiterRedis({
+    const local = new RateLimiterMemory(options);
+    if (this.redis === undefined || this.breaker === undefined) return local;
+    const shared = new RateLimiterRedis({
       ...options,
       storeClient: this.redis,
       keyPrefix: `${this.config.rateLimitRedisPrefix}:${name}`,
       rejectIfRedisNotReady: true,
-      insuranceLimiter: new RateLimiterMemory(options),
     });
+    return new GuardedLimiter(shared, local, this.breaker);
   }
 
   /** Starts with Redis when it answers at once; otherwise starts counting per process and keeps trying. */
@@ -68,18 +70,7 @@ export class RateLimitStore implements OnModuleInit, OnApplicationShutdown {
   }
 
   onApplicationShutdown(): void {
+    this.breaker?.stop();
     this.redis?.disconnect();
-  }
-
-  private unreachable(reason: string): void {
-    if (this.outageLogged || this.redis?.status === 'end') return;
-    this.outageLogged = true;
-    this.logger.warn(`Redis cannot be reached (${reason}): rate limits are counted in each process until it answers again`);
-  }
-
-  private reconnected(): void {
-    if (!this.outageLogged) return;
-    this.outageLogged = false;
-    this.logger.log('Redis answers again: rate limits are shared by every replica again');
   }
 }

@@ -92,3 +92,48 @@ describe('A blocked address, with no key cache at all (API_KEY_CACHE_SECONDS=0)'
     errorOf(await t.api(PRIVATE_KEY).GET(ASSISTANTS, nat), 429);
   });
 });
+
+describe('A blocked address on two app instances on one database and one Redis (30 failures per 60 s, 1000 requests per 10 s)', () => {
+  const env = {
+    AUTH_FAILURE_LIMIT: '30',
+    AUTH_FAILURE_WINDOW_SECONDS: '60',
+    RATE_LIMIT_REQUESTS: '1000',
+    RATE_LIMIT_WINDOW_SECONDS: '10',
+    TRUST_PROXY: 'loopback',
+    REDIS_URL,
+    RATE_LIMIT_REDIS_PREFIX: uniqueRedisPrefix(),
+  };
+  let first: TestApp;
+  let second: TestApp;
+
+  beforeAll(async () => {
+    first = await startTestApp(env);
+    second = await startTestApp(env);
+    await first.reset();
+  });
+  afterAll(async () => {
+    await first.close();
+    await second.close();
+  });
+
+  it("lets the victim's good key in on the replica it has not used yet, and on the first one after its restart; the 429 names its own policy", async () => {
+    const nat = from('203.0.113.30');
+    bodyOf(await first.api(PRIVATE_KEY).GET(ASSISTANTS, nat), 200);
+    for (let i = 0; i < 30; i++) errorOf(await first.api(madeUpKey()).GET(ASSISTANTS, nat), 401);
+
+    const refused = await second.api(madeUpKey()).GET(ASSISTANTS, nat);
+    errorOf(refused, 429);
+    const { headers } = refused.response;
+    expect(headers.get('ratelimit-limit')).toBe('1000');
+    expect(headers.get('ratelimit-remaining')).toBe('999');
+    expect(headers.get('ratelimit-policy')).toBe('"requests";q=1000;w=10, "auth-failures";q=30;w=60');
+    expect(headers.get('ratelimit')).toMatch(/^"requests";r=999;t=\d+, "auth-failures";r=0;t=\d+$/);
+    expect(Number(/"auth-failures";r=0;t=(\d+)/.exec(headers.get('ratelimit')!)![1])).toBe(Number(headers.get('retry-after')));
+
+    bodyOf(await second.api(PRIVATE_KEY).GET(ASSISTANTS, nat), 200);
+    await first.close();
+    first = await startTestApp(env);
+    bodyOf(await first.api(PRIVATE_KEY).GET(ASSISTANTS, nat), 200);
+    errorOf(await first.api(madeUpKey()).GET(ASSISTANTS, nat), 429);
+  });
+});

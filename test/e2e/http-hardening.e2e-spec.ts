@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { once } from 'node:events';
 import { connect, createServer } from 'node:net';
 import pg from 'pg';
@@ -264,3 +265,63 @@ function freePort(): Promise<number> {
     server.on('error', reject);
   });
 }
+
+describe('TRUST_PROXY=true and forwarded IPv6 addresses with zones of 12,000 characters, each request its own', () => {
+  let database: FreshDatabase;
+  let service: ServiceProcess & { port: number };
+
+  beforeAll(async () => {
+    database = await freshDatabase();
+    service = await ServiceProcess.start({ ...database.env, BOOTSTRAP_PRIVATE_KEY: PRIVATE_KEY, TRUST_PROXY: 'true' });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await database.drop();
+  });
+
+  const residentMb = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${service.pid}/status`, 'utf8'))![1]) / 1024;
+
+  /** `count` unauthenticated GETs, 16 at a time, each from `fe80::1%<its own zone>`, with a long path and user agent. */
+  async function flood(count: number, first: number): Promise<number[]> {
+    const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+    const statuses: number[] = [];
+    const get = (zone: string) =>
+      new Promise<number>((done, fail) => {
+        const headers = { 'X-Forwarded-For': `fe80::1%${zone}`, 'User-Agent': 'u'.repeat(2000) };
+        request({ agent, port: service.port, host: '127.0.0.1', path: `${ASSISTANTS}/${'p'.repeat(1500)}`, headers }, (response) => {
+          response.resume();
+          response.on('end', () => done(response.statusCode!));
+        })
+          .on('error', fail)
+          .end();
+      });
+    let next = first;
+    const worker = async () => {
+      while (next < first + count) {
+        const zone = `${(next++).toString(36)}${'z'.repeat(12_000)}`;
+        // A kept-alive connection the server closes as it is reused: the request was not taken, send it again.
+        statuses.push(await get(zone).catch(() => get(zone)));
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, worker));
+    agent.destroy();
+    return statuses;
+  }
+
+  it('grows the resident memory by less than 50 MB over 20,000 of them, counts them as one address, and logs bounded lines', async () => {
+    await flood(10_000, 0);
+    const before = residentMb();
+    const statuses = await flood(20_000, 10_000);
+    const grown = residentMb() - before;
+    // One address: 30 failures, then blocked (429) for the rest of the window.
+    expect(statuses.filter((status) => status === 401).length).toBe(0);
+    expect(new Set(statuses)).toEqual(new Set([429]));
+    expect(grown).toBeLessThan(50);
+
+    const requestLines = () => service.output.split('\n').filter((line) => line.includes('"msg":"request completed"'));
+    expect(await eventually(async () => requestLines().length >= 30_000, 5000)).toBe(true);
+    const lines = requestLines();
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThan(1200);
+    expect(JSON.parse(lines[0])).toMatchObject({ clientAddress: 'fe80::1', path: `${ASSISTANTS}/${'p'.repeat(512 - ASSISTANTS.length - 1)}…` });
+  }, 120_000);
+});

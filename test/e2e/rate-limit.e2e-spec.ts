@@ -10,12 +10,16 @@ import { REDIS, REDIS_URL, uniqueRedisPrefix } from '../support/redis.js';
 import { eventually, send } from '../support/service-client.js';
 import { ServiceProcess } from '../support/service-process.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
+import { DelayingProxy } from '../support/delaying-proxy.js';
+import { OutOfMemoryRedis } from '../support/out-of-memory-redis.js';
 import { seedSecondWorkspace } from '../support/resources.js';
 import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { UNKNOWN_KEY } from '../support/unknown.js';
 import { ASSISTANTS, WORKSPACES } from '../support/paths.js';
 
 const from = (address: string) => ({ headers: { 'X-Forwarded-For': address } });
+/** What the one warning of a Redis in trouble says, whatever the trouble. */
+const DEGRADED_WARNING = 'rate limits are counted in each process until it answers again';
 
 const STORES = [
   ['in process memory', () => ({})],
@@ -185,7 +189,7 @@ describe('Redis going away (behind a TCP proxy): requests are still served, limi
     return { status: response.status, remaining: response.headers.get('ratelimit-remaining'), ms: 0 };
   };
   const degraded = async () => sampleValue(await (await checkedFetch(`http://127.0.0.1:${service.port}/metrics`)).text(), 'rate_limit_store_degraded');
-  const outageLines = () => service.output.split('\n').filter((line) => line.includes('Redis cannot be reached'));
+  const outageLines = () => service.output.split('\n').filter((line) => line.includes(DEGRADED_WARNING));
 
   it.each([
     ['stopped (connections dropped, new ones refused)', 'cut'],
@@ -227,5 +231,83 @@ describe('Redis going away (behind a TCP proxy): requests are still served, limi
       expect({ status: organization.status, remaining: organization.headers.get('ratelimit-remaining') }).toEqual({ status: 200, remaining: '0' });
     }
     expect(outageLines()).toHaveLength(1);
+  });
+});
+
+describe('A Redis in trouble but reachable: its breaker opens, requests count in the process without waiting, and it is said once', () => {
+  let database: FreshDatabase;
+  let service: (ServiceProcess & { port: number }) | undefined;
+
+  beforeAll(async () => {
+    database = await freshDatabase();
+  });
+  afterEach(async () => {
+    await service?.stop('SIGKILL');
+    service = undefined;
+  });
+  afterAll(() => database.drop());
+
+  async function startOn(redisPort: number): Promise<ServiceProcess & { port: number }> {
+    service = await ServiceProcess.start({
+      ...database.env,
+      BOOTSTRAP_PRIVATE_KEY: PRIVATE_KEY,
+      BOOTSTRAP_ORGANIZATION_KEY: ORGANIZATION_KEY,
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      RATE_LIMIT_REDIS_PREFIX: uniqueRedisPrefix(),
+    });
+    return service;
+  }
+  const degraded = async (port: number) => sampleValue(await (await checkedFetch(`http://127.0.0.1:${port}/metrics`)).text(), 'rate_limit_store_degraded');
+  const warnings = (output: string) => output.split('\n').filter((line) => line.includes(DEGRADED_WARNING));
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+  it('Redis becoming 300 ms a round trip away (150 ms each way): the median request takes under 100 ms, and the degraded gauge reads 1', async () => {
+    const slow = await DelayingProxy.start(REDIS);
+    try {
+      const { port } = await startOn(slow.port);
+      expect((await send(port, 'GET', ASSISTANTS)).status).toBe(200);
+      expect(await degraded(port)).toBe(0);
+      slow.delayMs = 150;
+      // Eight clients at once, as under load: Redis then always has commands in flight.
+      const timings: number[] = [];
+      const client = async () => {
+        for (let i = 0; i < 15; i++) {
+          const reply = await send(port, 'GET', ASSISTANTS);
+          expect(reply.status).toBe(200);
+          timings.push(reply.ms);
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, client));
+      expect(median(timings)).toBeLessThan(100);
+      expect(await degraded(port)).toBe(1);
+      expect(await eventually(async () => warnings(service!.output).length > 0, 1000)).toBe(true);
+      expect(warnings(service!.output)).toHaveLength(1);
+      expect(warnings(service!.output)[0]).toContain('did not answer within 100 ms');
+      expect(service!.output).not.toContain('redis://');
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('a Redis answering every write -OOM: the breaker opens (Redis is asked no more than a probe a second), the gauge reads 1, one warning', async () => {
+    const full = await OutOfMemoryRedis.start();
+    try {
+      const { port } = await startOn(full.port);
+      expect((await send(port, 'GET', ASSISTANTS)).status).toBe(200);
+      const refusedAfterFirst = full.refused;
+      expect(refusedAfterFirst).toBeGreaterThan(0);
+      const started = Date.now();
+      for (let i = 0; i < 20; i++) expect((await send(port, 'GET', ASSISTANTS)).status).toBe(200);
+      const probesMeanwhile = Math.ceil((Date.now() - started) / 1000) + 1;
+      expect(full.refused - refusedAfterFirst).toBeLessThanOrEqual(probesMeanwhile);
+      expect(await degraded(port)).toBe(1);
+      expect(await eventually(async () => warnings(service!.output).length > 0, 1000)).toBe(true);
+      await new Promise((done) => setTimeout(done, 2500));
+      expect(await degraded(port)).toBe(1);
+      expect(warnings(service!.output)).toHaveLength(1);
+      expect(warnings(service!.output)[0]).toContain('OOM command not allowed');
+    } finally {
+      await full.close();
+    }
   });
 });
