@@ -854,9 +854,9 @@ export interface components {
             id: string;
             transportType: components["schemas"]["McpTransportType"];
             /** @description The transport when transportType is SSE, else null */
-            sseTransport: components["schemas"]["McpTransport"] | null;
+            sseTransport: components["schemas"]["McpTransport"] | (never | null);
             /** @description The transport when transportType is HTTP, else null */
-            httpTransport: components["schemas"]["McpTransport"] | null;
+            httpTransport: components["schemas"]["McpTransport"] | (never | null);
             /**
              * Format: date-time
              * @example 2026-11-22T09:30:00.000Z
