@@ -26,7 +26,7 @@ export class ApiKeysController {
     operationId: 'createApiKey',
     summary: 'Create an API key',
     description:
-      'With a private key: creates a PUBLIC key in the caller’s workspace (send only `name`). ' +
+      'With a private key: creates a PUBLIC key in the caller’s workspace from `name` (and `expiresAt`); `type` and `workspaceId` are refused (400). ' +
       'With an organization key: creates a PUBLIC or PRIVATE key in the workspace `workspaceId` of the organization, ' +
       'or, with `type` ORGANIZATION and no `workspaceId`, another organization key. ' +
       'The response carries the generated `value`; a PRIVATE or ORGANIZATION key’s value is shown only here.',

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { generateApiKeyValue } from '../keys/api-key-material.js';
 import { KeyRevocations } from '../auth/key-revocations.js';
 import type { Principal } from '../auth/principal.js';
-import { ForbiddenError, NotFoundError, ValidationError } from '../errors/domain-errors.js';
+import { NotFoundError, ValidationError } from '../errors/domain-errors.js';
 import type { Page } from '../database/paginate.js';
 import type { PageQueryDto } from '../database/page-query.dto.js';
 import { InjectScopedRepository } from '../database/feature-repositories.js';
@@ -15,6 +15,9 @@ import type { CreateApiKeyDto } from './dto/create-api-key.dto.js';
 import { ApiKey } from '../keys/api-key.entity.js';
 import type { IssuedApiKey } from './issued-api-key.js';
 import { OrganizationKeysService } from './organization-keys.service.js';
+
+/** What only an organization key sends: a private key's body names neither, even `type: PUBLIC`. */
+const ORGANIZATION_ONLY_FIELDS = ['workspaceId', 'type'] as const;
 
 /**
  * A private key acts on the keys of its workspace; an organization key makes keys in any
@@ -32,17 +35,14 @@ export class ApiKeysService {
   ) {}
 
   /**
-   * A private key creates PUBLIC keys in its own workspace; an organization key creates a key of
+   * A private key creates PUBLIC keys in its own workspace, from a body without `type` or
+   * `workspaceId` (the spec: they "are not sent"); an organization key creates a key of
    * the requested type in any workspace of its organization, or another ORGANIZATION key.
    */
   async create(caller: Principal, dto: CreateApiKeyDto): Promise<IssuedApiKey> {
     if (caller.type === ApiKeyType.ORGANIZATION) return this.createForOrganization(caller.organizationId, dto);
-    if (dto.workspaceId !== undefined) {
-      throw new ValidationError('workspaceId is accepted only with an organization API key');
-    }
-    if (dto.type !== undefined && dto.type !== ApiKeyType.PUBLIC) {
-      throw new ForbiddenError('A private API key can create only PUBLIC keys; use an organization key');
-    }
+    const organizationOnly = ORGANIZATION_ONLY_FIELDS.find((field) => dto[field] !== undefined);
+    if (organizationOnly !== undefined) throw new ValidationError(`${organizationOnly} is accepted only with an organization API key`);
     return this.issue(caller.organizationId, caller.workspaceId, ApiKeyType.PUBLIC, dto);
   }
 

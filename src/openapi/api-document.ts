@@ -3,6 +3,8 @@ import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swag
 import { readFileSync } from 'node:fs';
 import { RATE_LIMIT_HEADERS } from '../rate-limit/rate-limit-headers.js';
 import { registeredOneOfs } from './documented-models.js';
+import { refuseNulInRequestText } from './request-text.js';
+import { standardReferences } from './standard-references.js';
 
 /** The package's version: the document's `info.version`. */
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -35,8 +37,9 @@ export function buildApiDocument(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, config.build(), { extraModels: oneOfs.models });
   document.info = { ...document.info, contact: undefined };
   const schemas = { ...document.components?.schemas, ...oneOfs.schemas };
-  document.components = { ...document.components, schemas: closedObjects(plainReferencesTo(Object.keys(oneOfs.schemas), schemas)) };
+  document.components = { ...document.components, schemas: closedObjects(standardSchemas(schemas)) };
   documentRateLimitHeaders(document);
+  refuseNulInRequestText(document);
   return document;
 }
 
@@ -50,7 +53,7 @@ function documentRateLimitHeaders(document: OpenAPIObject): void {
   const references = Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
   for (const operations of Object.values(document.paths)) {
     for (const operation of Object.values(operations) as { security?: unknown[]; responses?: Record<string, { headers?: object }> }[]) {
-      if (operation?.security === undefined || operation.responses === undefined) continue;
+      if (!operation?.security?.length || operation.responses === undefined) continue;
       for (const response of Object.values(operation.responses)) response.headers = { ...references, ...response.headers };
     }
   }
@@ -58,24 +61,9 @@ function documentRateLimitHeaders(document: OpenAPIObject): void {
 
 type Schemas = NonNullable<NonNullable<OpenAPIObject['components']>['schemas']>;
 
-/**
- * @nestjs/swagger writes a property of a schema it did not make from a class as `allOf: [{$ref}]`;
- * generators read allOf of a schema with a discriminator as inheritance from it (openapi-typescript
- * then drops the discriminating property). A property that is one of `names` is their plain `$ref`.
- */
-function plainReferencesTo(names: string[], schemas: Schemas): Schemas {
-  const refs = new Set(names.map((name) => `#/components/schemas/${name}`));
-  const plain = (property: Schemas[string]) =>
-    'allOf' in property && property.allOf?.length === 1 && Object.keys(property).length === 1 && '$ref' in property.allOf[0] && refs.has(property.allOf[0].$ref)
-      ? property.allOf[0]
-      : property;
-  return Object.fromEntries(
-    Object.entries(schemas).map(([name, schema]) =>
-      'properties' in schema && schema.properties !== undefined
-        ? [name, { ...schema, properties: Object.fromEntries(Object.entries(schema.properties).map(([key, property]) => [key, plain(property)])) }]
-        : [name, schema],
-    ),
-  );
+/** Every component schema as standard tools read it: see standardReferences. */
+function standardSchemas(schemas: Schemas): Schemas {
+  return Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, standardReferences(schema, name)]));
 }
 
 /**

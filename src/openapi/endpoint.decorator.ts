@@ -21,7 +21,7 @@ type Success =
 
 type Access =
   | {
-      /** Takes no API key, so answers only the errors any route can. */
+      /** Takes no API key (`security: []` in the document), so answers only the errors any route can. */
       public: true;
       errors?: never;
       errorOneOf?: never;
@@ -59,7 +59,7 @@ export function Endpoint(options: EndpointOptions): MethodDecorator {
     ...successResponse(options),
     ...(options.body === undefined ? [] : [ApiBody(options.body)]),
     ...(options.uuidParams ?? []).map((name) => ApiParam({ name, format: 'uuid' })),
-    ApiOperation({ operationId, summary, description }),
+    ApiOperation({ operationId, summary, description, ...(options.public ? { security: [] } : {}) }),
     ...(options.public ? [PublicRoute()] : []),
     ...(options.idempotent ? [Idempotent(), ApiIdempotencyKey()] : []),
   );

@@ -6,6 +6,8 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_VALUE = /^[^\u0000-\u0008\u000a-\u001f\u007f]*$/;
 /** A header field carries octets: characters past U+00FF have no single byte, and Node's HTTP client refuses them. */
 const BEYOND_ONE_BYTE = /[^\u0000-\u00ff]/;
+/** HEADER_VALUE and BEYOND_ONE_BYTE as the one pattern the document states: tab, printable ASCII, Latin-1. */
+export const HEADER_VALUE_PATTERN = '^[\\t\\u0020-\\u007e\\u0080-\\u00ff]*$';
 /**
  * Headers that frame or route the message the platform sends, rather than tell its server
  * anything: set by the platform's HTTP client for each request, and a way to smuggle or redirect

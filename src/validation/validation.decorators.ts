@@ -139,6 +139,17 @@ function whatwgHostname(url: string): string | undefined {
   }
 }
 
+/**
+ * What of IsHttpUrl a JSON Schema pattern can state, for the document: the scheme in any letter
+ * case, a host part, no blank and none of CONTROL_CHARACTER. Not `format: uri`, which is stricter
+ * than the service: RFC 3986 refuses the `|` and bare `%` accepted in a path or query.
+ */
+const URL_CHARACTER = `[^\\s${CONTROL_CHARACTER.source.slice(1, -1)}]`;
+export const HTTP_URL_SCHEMA = {
+  maxLength: MAX_URL_LENGTH,
+  pattern: `^[Hh][Tt][Tt][Pp][Ss]?://(?:(?![/?#])${URL_CHARACTER})+(?:[/?#]${URL_CHARACTER}*)?$`,
+} as const;
+
 /** An absolute http(s) URL with a host; internal host names without a dot are fine. */
 export function IsHttpUrl(): PropertyDecorator {
   return applyDecorators(

@@ -58,14 +58,11 @@ describe('API keys', () => {
       expect(first.value).not.toBe(second.value);
     });
 
-    it('accepts type PUBLIC, the only kind it may create', async () => {
-      const response = await t.as(PRIVATE_KEY).post(API_KEYS).send({ name: 'explicit', type: 'PUBLIC' }).expect(201);
-      expect(response.body.apiKey.type).toBe('PUBLIC');
-    });
-
-    it('refuses to create a PRIVATE key (403) and creates nothing', async () => {
-      const response = await t.as(PRIVATE_KEY).post(API_KEYS).send({ name: 'escalate', type: 'PRIVATE' }).expect(403);
-      expect(response.body).toEqual({ error: 'Forbidden', message: expect.stringContaining('only PUBLIC') });
+    it('refuses type, even PUBLIC, which only an organization key may send (400), and creates nothing', async () => {
+      for (const type of ['PUBLIC', 'PRIVATE', 'ORGANIZATION']) {
+        const response = await t.as(PRIVATE_KEY).post(API_KEYS).send({ name: 'explicit', type }).expect(400);
+        expect(response.body).toEqual({ error: 'Bad Request', message: 'type is accepted only with an organization API key' });
+      }
       expect((await listKeys(PRIVATE_KEY)).map((key) => key.name)).toEqual(['Bootstrap private key']);
     });
 

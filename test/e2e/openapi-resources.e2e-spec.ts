@@ -150,7 +150,8 @@ describe('OpenAPI document: assistants, what they own, and tasks', () => {
     }
     expect(schema('ImageGenerationToolSettings').required).toEqual(['model', 'quality', 'size', 'outputFormat', 'background', 'partialImages']);
     for (const transport of ['sseTransport', 'httpTransport']) {
-      expect(property('McpServer', transport)).toEqual(expect.objectContaining({ nullable: true }));
+      const nullableTransport = [{ $ref: '#/components/schemas/McpTransport' }, { type: 'object', nullable: true, enum: [null] }];
+      expect(property('McpServer', transport)).toEqual({ description: expect.any(String), anyOf: nullableTransport });
     }
     expect(property('McpTransport', 'headers')).toEqual(expect.objectContaining({ type: 'object', additionalProperties: { type: 'string' } }));
     for (const field of ['headers', 'body']) expect(property('RequestHandler', field).type).toBe('string');

@@ -107,10 +107,10 @@ describe('Organization keys: create, list, rename, revoke with an organization k
       expect(await countApiKeys()).toBe(before);
     });
 
-    it('is refused to a private key (403), which creates only PUBLIC keys', async () => {
+    it('is refused to a private key (400), whose body names no type', async () => {
       const before = await countApiKeys();
       const answer = await t.api(PRIVATE_KEY).POST(API_KEYS, { body: { name: 'escalate', type: 'ORGANIZATION' } });
-      expect(errorOf(answer, 403)).toEqual({ error: 'Forbidden', message: 'A private API key can create only PUBLIC keys; use an organization key' });
+      expect(errorOf(answer, 400)).toEqual({ error: 'Bad Request', message: 'type is accepted only with an organization API key' });
       expect(await countApiKeys()).toBe(before);
     });
   });

@@ -88,7 +88,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description With a private key: creates a PUBLIC key in the caller’s workspace (send only `name`). With an organization key: creates a PUBLIC or PRIVATE key in the workspace `workspaceId` of the organization, or, with `type` ORGANIZATION and no `workspaceId`, another organization key. The response carries the generated `value`; a PRIVATE or ORGANIZATION key’s value is shown only here.
+         * @description With a private key: creates a PUBLIC key in the caller’s workspace from `name` (and `expiresAt`); `type` and `workspaceId` are refused (400). With an organization key: creates a PUBLIC or PRIVATE key in the workspace `workspaceId` of the organization, or, with `type` ORGANIZATION and no `workspaceId`, another organization key. The response carries the generated `value`; a PRIVATE or ORGANIZATION key’s value is shown only here.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -854,9 +854,9 @@ export interface components {
             id: string;
             transportType: components["schemas"]["McpTransportType"];
             /** @description The transport when transportType is SSE, else null */
-            sseTransport: components["schemas"]["McpTransport"] | null;
+            sseTransport: components["schemas"]["McpTransport"] | (never | null);
             /** @description The transport when transportType is HTTP, else null */
-            httpTransport: components["schemas"]["McpTransport"] | null;
+            httpTransport: components["schemas"]["McpTransport"] | (never | null);
             /**
              * Format: date-time
              * @example 2026-11-22T09:30:00.000Z

@@ -1,5 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { openapiSchemaToJsonSchema } from '@openapi-contrib/openapi-schema-to-json-schema';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
@@ -17,7 +18,7 @@ export type Verdict = { checked: string } | { skipped: true } | { failure: strin
 
 type Schema = Record<string, unknown>;
 interface MediaType { schema?: Schema }
-interface Header { schema?: Schema; $ref?: string }
+interface Header { schema?: Schema; required?: boolean; $ref?: string }
 interface DocumentedResponse { content?: Record<string, MediaType>; headers?: Record<string, Header> }
 interface Operation { responses: Record<string, DocumentedResponse> }
 interface Document {
@@ -28,7 +29,6 @@ interface Document {
 const DOCUMENT_PATH = resolve('openapi.json');
 const BASE = 'https://amc.invalid/openapi.json';
 const ERROR_SCHEMA = 'Error';
-/** Swagger UI and the document itself: served, but not part of the API they describe. */
 /** Served beside the API but not part of it: Swagger UI and its documents, and the Prometheus metrics (which METRICS_PORT can move elsewhere). */
 const NOT_THE_API = /^\/(?:docs(?:-json|-yaml)?(?:\/|$)|metrics$)/;
 /** Headers whose presence means something to a client, so they must be documented where they are sent. */
@@ -50,11 +50,11 @@ export class OpenApiContract {
 
   constructor(document: Document = JSON.parse(readFileSync(DOCUMENT_PATH, 'utf8')) as Document) {
     this.ajv = addFormats(new Ajv({ allErrors: true, strict: true, strictTypes: false, strictRequired: false }));
-    this.ajv.addKeyword({ keyword: 'example' });
-    // An annotation for generators: the closed variants of a oneOf already exclude each other.
-    this.ajv.addKeyword({ keyword: 'discriminator' });
-    this.ajv.addSchema({ $id: BASE, $defs: jsonSchema(document.components.schemas) });
+    const definitions = Object.entries(document.components.schemas).map(([name, schema]) => [name, jsonSchema(schema)]);
+    this.ajv.addSchema({ $id: BASE, $defs: Object.fromEntries(definitions) });
     this.sharedHeaders = document.components.headers ?? {};
+    // Matched as Express routes them, whatever the letter case and with a trailing slash, which the
+    // service answers as the route (the idempotency suite relies on it); OpenAPI's paths are exact.
     this.routes = Object.entries(document.paths)
       .map(([template, operations]) => ({
         template,
@@ -76,7 +76,7 @@ export class OpenApiContract {
       return this.checkUndocumentedRoute(response, path);
     }
     const name = `${method.toUpperCase()} ${route.template}`;
-    const documented = operation.responses[String(response.status)];
+    const documented = documentedResponse(operation, response.status);
     if (documented === undefined) {
       return fail(response, `status ${response.status} is not documented for ${name} (documented: ${Object.keys(operation.responses).join(', ')})`);
     }
@@ -99,15 +99,22 @@ export class OpenApiContract {
     return problem === undefined ? { checked: `unknown route ${response.status}` } : fail(response, `${name}: ${problem}`);
   }
 
+  /**
+   * Every documented header that is sent matches its schema, and a `required` one is sent; the
+   * headers whose presence means something to a client are sent only where documented.
+   */
   private headerProblem(response: ReceivedResponse, documented: DocumentedResponse): string | undefined {
     const headers = Object.fromEntries(
       Object.entries(documented.headers ?? {}).map(([name, header]) => [name.toLowerCase(), this.resolvedHeader(header)]),
     );
-    for (const name of MEANINGFUL_HEADERS) {
+    const undocumented = MEANINGFUL_HEADERS.find((name) => response.headers[name] !== undefined && headers[name] === undefined);
+    if (undocumented !== undefined) return `the ${undocumented} header is sent but not documented for this status`;
+    for (const [name, header] of Object.entries(headers)) {
       const value = response.headers[name];
-      if (value === undefined) continue;
-      const header = headers[name];
-      if (header === undefined) return `the ${name} header is sent but not documented for this status`;
+      if (value === undefined) {
+        if (header.required === true) return `the required ${name} header is not sent`;
+        continue;
+      }
       const validate = this.validator(`header ${name} ${JSON.stringify(header.schema)}`, header.schema ?? {});
       if (!validate(asSchemaValue(value, header.schema))) return `the ${name} header "${value}" does not match its schema: ${describe(validate.errors)}`;
     }
@@ -152,6 +159,11 @@ export class OpenApiContract {
   }
 }
 
+/** The response object a status reads: its own code, else its range (`4XX`), else `default`. */
+function documentedResponse(operation: Operation, status: number): DocumentedResponse | undefined {
+  return operation.responses[String(status)] ?? operation.responses[`${Math.floor(status / 100)}XX`] ?? operation.responses.default;
+}
+
 function fail(response: ReceivedResponse, problem: string): Verdict {
   return { failure: `The response to ${response.method.toUpperCase()} ${response.url} breaks openapi.json: ${problem}` };
 }
@@ -160,22 +172,39 @@ function describe(errors: ErrorObject[] | null | undefined): string {
   return (errors ?? []).map((error) => `${error.instancePath || '(body)'} ${error.message ?? ''} ${JSON.stringify(error.params)}`).join('; ');
 }
 
+/** The converter's hook, typed with the OpenAPI types of its own openapi-typescript. */
+type BeforeTransform = NonNullable<NonNullable<Parameters<typeof openapiSchemaToJsonSchema>[1]>['beforeTransform']>;
+
 /**
- * OpenAPI 3.0 schema → JSON Schema: `nullable: true` becomes "or null" (it also has to reach
- * through `allOf`, which is how @nestjs/swagger writes a nullable `$ref`), and component
- * references point into the schema registered under BASE.
+ * OpenAPI 3.0 schema → JSON Schema, as the OpenAPI 3.0.3 specification reads it, by the maintained
+ * converter of the OpenAPI Initiative's contributors: `nullable: true` adds null to the `type`
+ * beside it and to nothing else (so not through an `allOf`), OpenAPI's own formats become their
+ * ranges, and annotations JSON Schema does not know (`example`, `discriminator`) are dropped.
+ * Component references then point into the schemas registered under BASE.
  */
-function jsonSchema<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(jsonSchema) as T;
+function jsonSchema<T extends Schema>(schema: T): Schema {
+  const { $schema, ...converted } = openapiSchemaToJsonSchema(schema, { beforeTransform: enumWithoutNull as BeforeTransform }) as Schema;
+  return pointingInto(BASE, converted);
+}
+
+/**
+ * The converter also adds null to the `enum` of a nullable schema; OpenAPI 3.0.3 does not ("other
+ * Schema Object constraints retain their defined behavior, and therefore may disallow the use of
+ * null"), so an `enum` that does not list null keeps refusing it.
+ */
+function enumWithoutNull(schema: Schema): Schema {
+  const { nullable, ...rest } = schema;
+  return nullable === true && Array.isArray(schema.enum) && !schema.enum.includes(null) ? rest : schema;
+}
+
+function pointingInto<T>(base: string, value: T): T {
+  if (Array.isArray(value)) return value.map((item) => pointingInto(base, item)) as T;
   if (value === null || typeof value !== 'object') return value;
-  const { nullable, ...rest } = value as Schema;
-  const converted: Schema = {};
-  for (const [key, child] of Object.entries(rest)) {
-    if (key === '$ref' && typeof child === 'string') converted.$ref = child.replace('#/components/schemas/', `${BASE}#/$defs/`);
-    else if (key === 'properties' || key === '$defs') converted[key] = Object.fromEntries(Object.entries(child as Schema).map(([name, schema]) => [name, jsonSchema(schema)]));
-    else converted[key] = jsonSchema(child);
-  }
-  return (nullable === true ? { anyOf: [{ type: 'null' }, converted] } : converted) as T;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, child]) =>
+      key === '$ref' && typeof child === 'string' ? [key, child.replace('#/components/schemas/', `${base}#/$defs/`)] : [key, pointingInto(base, child)],
+    ),
+  ) as T;
 }
 
 /** A header is text on the wire; an integer header schema describes the number that text spells. */

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsEnum, IsIn, IsObject, ValidateNested } from 'class-validator';
 import { entriesAsWritten, headerEntriesProblem } from '../../validation/http-header-rules.js';
-import { customRule, IsHttpUrl, IsOmittable, IsTextWith, IsVariantOf, MAX_URL_LENGTH } from '../../validation/validation.decorators.js';
+import { customRule, HTTP_URL_SCHEMA, IsHttpUrl, IsOmittable, IsTextWith, IsVariantOf } from '../../validation/validation.decorators.js';
 import { FUNCTION_LIMITS, HandlerType, HTTP_METHODS, type HttpMethod, REQUEST_HANDLER_DEFAULTS } from '../function-handler.js';
 
 /** The headers the handler sends: a JSON object of strings, held to the same rules as an MCP server's headers. */
@@ -31,7 +31,7 @@ function parseJson(value: unknown): unknown {
 
 @ApiSchema({ name: 'RequestHandlerInput' })
 export class RequestHandlerDto {
-  @ApiProperty({ description: 'Absolute http(s) URL called when the function runs', maxLength: MAX_URL_LENGTH, example: 'https://api.example.com/orders' })
+  @ApiProperty({ description: 'Absolute http(s) URL called when the function runs', ...HTTP_URL_SCHEMA, example: 'https://api.example.com/orders' })
   @IsHttpUrl()
   url: string;
 
@@ -75,7 +75,7 @@ export class HandlerDto {
 /** In an update every field may be left out and then keeps its stored value. */
 @ApiSchema({ name: 'UpdateRequestHandlerInput' })
 export class UpdateRequestHandlerDto {
-  @ApiPropertyOptional({ maxLength: MAX_URL_LENGTH })
+  @ApiPropertyOptional(HTTP_URL_SCHEMA)
   @IsOmittable()
   @IsHttpUrl()
   url?: string;

@@ -1,14 +1,15 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema, type ExamplesObject } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsEnum } from 'class-validator';
-import { IsHttpUrl, IsOmittable, IsVariantOf, MAX_URL_LENGTH } from '../../validation/validation.decorators.js';
+import { HTTP_URL_SCHEMA, IsHttpUrl, IsOmittable, IsVariantOf } from '../../validation/validation.decorators.js';
 import { documentedModel, namedOneOf } from '../../openapi/documented-models.js';
 import { McpTransportType } from '../mcp-transport-type.js';
+import { HEADER_VALUE_PATTERN } from '../../validation/http-header-rules.js';
 import { HEADER_LIMITS, IsHeaderMap } from './header-map.validator.js';
 
 @ApiSchema({ name: 'McpTransportInput' })
 export class McpTransportSettingsDto {
-  @ApiProperty({ description: 'Absolute http(s) URL of the remote MCP server', maxLength: MAX_URL_LENGTH, example: 'https://mcp.example.com/sse' })
+  @ApiProperty({ description: 'Absolute http(s) URL of the remote MCP server', ...HTTP_URL_SCHEMA, example: 'https://mcp.example.com/sse' })
   @IsHttpUrl()
   url: string;
 
@@ -18,7 +19,7 @@ export class McpTransportSettingsDto {
       `names of at most ${HEADER_LIMITS.maxNameLength} characters`,
     type: 'object',
     maxProperties: HEADER_LIMITS.maxEntries,
-    additionalProperties: { type: 'string', maxLength: HEADER_LIMITS.maxValueLength },
+    additionalProperties: { type: 'string', maxLength: HEADER_LIMITS.maxValueLength, pattern: HEADER_VALUE_PATTERN },
     default: {},
     example: { Authorization: 'Bearer mcp-token' },
   })

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions, ApiSchema } 
 import { IsIn } from 'class-validator';
 import { customRule, IsListOf, IsOmittable, IsTextWith } from '../../validation/validation.decorators.js';
 import { isInStartYears, parseLocalDateTime, START_YEARS } from '../schedule/local-date-time.js';
-import { isIanaTimeZone } from '../schedule/time-zone.js';
+import { isIanaTimeZone, TIME_ZONE_NAME_PATTERN } from '../schedule/time-zone.js';
 import { RECURRENCE_FREQUENCIES, type RecurrenceFrequency } from '../schedule/recurrence.js';
 
 export const MAX_RECURRENCE_RULES = 10;
@@ -55,6 +55,7 @@ const TIME_ZONE: ApiPropertyOptions = {
   description: TIME_ZONE_RULE,
   example: 'Europe/Berlin',
   maxLength: SCHEDULE_LIMITS.timeZoneLength,
+  pattern: TIME_ZONE_NAME_PATTERN,
 };
 const RULES: ApiPropertyOptions = { type: [RecurrenceRuleDto], maxItems: MAX_RECURRENCE_RULES, description: 'None: the task runs once, at `start`' };
 

@@ -6,6 +6,9 @@
 const canonicalBySpelling = new Map<string, string>();
 const MAX_REMEMBERED_SPELLINGS = 2_000;
 
+/** Every IANA zone name and alias is letters, digits, `_`, `-`, `+` and `/`, starting with a letter: what the document states of one. */
+export const TIME_ZONE_NAME_PATTERN = '^[A-Za-z][A-Za-z0-9_+/-]*$';
+
 /**
  * The canonical name of an IANA time zone (`europe/berlin` → `Europe/Berlin`, `US/Pacific` →
  * `America/Los_Angeles`, `Etc/UTC` → `UTC`), as the runtime's ICU data names it, or undefined when
