@@ -18,7 +18,10 @@ export interface StoredUse {
   abandoned: boolean;
 }
 
-/** The statements on idempotency_keys, each one of IdempotencyStore's steps. */
+/**
+ * The statements on idempotency_keys, each one of IdempotencyStore's steps. All but `complete`
+ * commit on their own, also when sent from inside a request's joined transaction.
+ */
 @Injectable()
 export class IdempotencyRecords {
   constructor(private readonly database: Database) {}
@@ -28,7 +31,7 @@ export class IdempotencyRecords {
    * whose claim is older than `staleSeconds` and not completed. True when the claim is ours.
    */
   async claim({ caller, route, keyDigest }: RecordKey, requestDigest: string, token: string, lifetimeSeconds: number, staleSeconds: number): Promise<boolean> {
-    const rows = await this.database.query(
+    const rows = await this.database.autocommit(
       `INSERT INTO idempotency_keys (caller, route, key_digest, request_digest, claim_token, claimed_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, now(), now() + make_interval(secs => $6))
        ON CONFLICT (caller, route, key_digest) DO UPDATE
@@ -59,7 +62,7 @@ export class IdempotencyRecords {
 
   /** Deletes the record while `token` still holds its claim. */
   async release({ caller, route, keyDigest }: RecordKey, token: string): Promise<void> {
-    await this.database.query(`DELETE FROM idempotency_keys WHERE caller = $1 AND route = $2 AND key_digest = $3 AND claim_token = $4`, [
+    await this.database.autocommit(`DELETE FROM idempotency_keys WHERE caller = $1 AND route = $2 AND key_digest = $3 AND claim_token = $4`, [
       caller,
       route,
       keyDigest,
@@ -69,7 +72,7 @@ export class IdempotencyRecords {
 
   /** The live record of the caller's key on the route under any of `keyDigests`. */
   async read(caller: string, route: string, keyDigests: string[], staleSeconds: number): Promise<StoredUse | null> {
-    const rows = await this.database.query<StoredUse>(
+    const rows = await this.database.autocommit<StoredUse>(
       `SELECT key_digest, request_digest, response_status, sealed_response,
               response_status IS NULL AND claimed_at <= now() - make_interval(secs => $4) AS abandoned
          FROM idempotency_keys
@@ -80,6 +83,6 @@ export class IdempotencyRecords {
   }
 
   async deleteExpired(): Promise<void> {
-    await this.database.query(`DELETE FROM idempotency_keys WHERE expires_at <= now()`);
+    await this.database.autocommit(`DELETE FROM idempotency_keys WHERE expires_at <= now()`);
   }
 }

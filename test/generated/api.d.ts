@@ -1531,13 +1531,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1695,13 +1695,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1847,13 +1847,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2011,13 +2011,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2182,13 +2182,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2345,13 +2345,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2497,13 +2497,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2661,13 +2661,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2820,13 +2820,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2979,13 +2979,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3142,13 +3142,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3308,13 +3308,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3486,13 +3486,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3646,13 +3646,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3812,13 +3812,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3990,13 +3990,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4150,13 +4150,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4322,13 +4322,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4488,13 +4488,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4666,13 +4666,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4826,13 +4826,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4986,13 +4986,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5150,13 +5150,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5309,13 +5309,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5472,13 +5472,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5626,13 +5626,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5790,13 +5790,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5949,13 +5949,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6108,13 +6108,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6271,13 +6271,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately; Retry-After says when to retry */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not verified lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
