@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database.js';
 import type { Transaction } from '../database/request-transaction.js';
 
-/** Which record: the caller, the route and the digest of the key under one ENCRYPTION_KEY. */
+/** Which record: the caller, the route and the digest of the key (RecordSecrets.digest). */
 export interface RecordKey {
   caller: string;
   route: string;
@@ -10,12 +10,9 @@ export interface RecordKey {
 }
 
 export interface StoredUse {
-  key_digest: string;
   request_digest: string;
   response_status: number | null;
   sealed_response: Buffer | null;
-  /** Claimed, not completed, for longer than the stale-claim time. */
-  abandoned: boolean;
 }
 
 /**
@@ -70,14 +67,13 @@ export class IdempotencyRecords {
     ]);
   }
 
-  /** The live record of the caller's key on the route under any of `keyDigests`. */
-  async read(caller: string, route: string, keyDigests: string[], staleSeconds: number): Promise<StoredUse | null> {
+  /** The live record of the caller's key on the route. */
+  async read({ caller, route, keyDigest }: RecordKey): Promise<StoredUse | null> {
     const rows = await this.database.autocommit<StoredUse>(
-      `SELECT key_digest, request_digest, response_status, sealed_response,
-              response_status IS NULL AND claimed_at <= now() - make_interval(secs => $4) AS abandoned
+      `SELECT request_digest, response_status, sealed_response
          FROM idempotency_keys
-        WHERE caller = $1 AND route = $2 AND key_digest = ANY($3) AND expires_at > now()`,
-      [caller, route, keyDigests, staleSeconds],
+        WHERE caller = $1 AND route = $2 AND key_digest = $3 AND expires_at > now()`,
+      [caller, route, keyDigest],
     );
     return rows[0] ?? null;
   }

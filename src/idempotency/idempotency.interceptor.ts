@@ -6,9 +6,9 @@ import { QueryFailedError } from 'typeorm';
 import type { Principal } from '../auth/principal.js';
 import { presentedApiKey } from '../auth/bearer-token.js';
 import { ConflictError, ValidationError } from '../errors/domain-errors.js';
-import { AppConfig } from '../config/app-config.js';
 import { Transactions } from '../database/request-transaction.js';
 import { canonicalText, IDEMPOTENCY_KEY_HEADER, problemWithKey, RecordSecrets } from './idempotency-key.js';
+import { IdempotencySecret } from './idempotency-secret.js';
 import { IdempotencyStore, IN_PROGRESS_MESSAGE, type KeyUse } from './idempotency.store.js';
 
 /**
@@ -25,7 +25,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
     private readonly store: IdempotencyStore,
     private readonly transactions: Transactions,
-    private readonly config: AppConfig,
+    private readonly secret: IdempotencySecret,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -34,10 +34,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (key === undefined) return next.handle();
     const problem = problemWithKey(key);
     if (problem !== undefined) throw new ValidationError(problem);
-    return from(this.runOnce(this.useOf(request, key), next, context.switchToHttp().getResponse<Response>()));
+    return from(this.runOnce(request, key, next, context.switchToHttp().getResponse<Response>()));
   }
 
-  private async runOnce(use: KeyUse, next: CallHandler, response: Response): Promise<unknown> {
+  private async runOnce(request: Request, key: string, next: CallHandler, response: Response): Promise<unknown> {
+    const use = await this.useOf(request, key);
     let token: string | undefined;
     let committing = false;
     try {
@@ -75,7 +76,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
   }
 
-  private useOf(request: Request, key: string): KeyUse {
+  private async useOf(request: Request, key: string): Promise<KeyUse> {
     const apiKey = presentedApiKey(request)?.value;
     if (apiKey === undefined) throw new Error('An idempotent route needs an authenticated caller');
     const scope = { apiKey, caller: callerOf(request.principal), route: routeOf(request), key };
@@ -83,8 +84,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       caller: scope.caller,
       route: scope.route,
       canonicalBody: canonicalText(request.body),
-      secrets: new RecordSecrets(this.config.encryptionKey, scope),
-      retiredSecrets: this.config.previousEncryptionKeys.map((retired) => new RecordSecrets(retired, scope)),
+      secrets: new RecordSecrets(await this.secret.value(), scope),
     };
   }
 }
