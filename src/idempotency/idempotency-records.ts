@@ -78,6 +78,13 @@ export class IdempotencyRecords {
     return rows[0] ?? null;
   }
 
+  /** Stores `sealed` as the idempotency secret unless one is stored already, and answers the stored one. */
+  async secret(sealed: string): Promise<string> {
+    await this.database.autocommit(`INSERT INTO idempotency_secret (sealed) VALUES ($1) ON CONFLICT (singleton) DO NOTHING`, [sealed]);
+    const [stored] = await this.database.autocommit<{ sealed: string }>(`SELECT sealed FROM idempotency_secret`);
+    return stored.sealed;
+  }
+
   async deleteExpired(): Promise<void> {
     await this.database.autocommit(`DELETE FROM idempotency_keys WHERE expires_at <= now()`);
   }

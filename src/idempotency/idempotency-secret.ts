@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { AppConfig } from '../config/app-config.js';
-import { Database } from '../database/database.js';
 import { SecretCipher } from '../secrets/secret-cipher.js';
+import { IdempotencyRecords } from './idempotency-records.js';
 
 const SECRET_BYTES = 32;
 
@@ -19,7 +19,7 @@ export class IdempotencySecret {
   private loading: Promise<Buffer> | undefined;
 
   constructor(
-    private readonly database: Database,
+    private readonly records: IdempotencyRecords,
     config: AppConfig,
   ) {
     this.cipher = new SecretCipher(config.encryptionKey, config.previousEncryptionKeys);
@@ -40,9 +40,7 @@ export class IdempotencySecret {
   }
 
   private async load(): Promise<Buffer> {
-    const made = this.cipher.seal(randomBytes(SECRET_BYTES).toString('base64'));
-    await this.database.autocommit(`INSERT INTO idempotency_secret (sealed) VALUES ($1) ON CONFLICT (singleton) DO NOTHING`, [made]);
-    const [{ sealed }] = await this.database.autocommit<{ sealed: string }>(`SELECT sealed FROM idempotency_secret`);
-    return Buffer.from(this.cipher.open(sealed), 'base64');
+    const stored = await this.records.secret(this.cipher.seal(randomBytes(SECRET_BYTES).toString('base64')));
+    return Buffer.from(this.cipher.open(stored), 'base64');
   }
 }
