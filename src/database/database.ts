@@ -37,9 +37,15 @@ export class Database implements StatementRunner {
     this.pool = (dataSource.driver as PostgresDriver).master as Pool;
   }
 
-  async query<R extends object = Record<string, unknown>>(sql: string, parameters: unknown[] = [], transaction = joinedTransaction()): Promise<R[]> {
+  async query<R extends object = Record<string, unknown>>(sql: string, parameters: unknown[] = [], transaction?: Transaction): Promise<R[]> {
+    const inTransaction = transaction ?? (await joinedTransaction());
     // Structured: a query runner answers a DELETE or UPDATE with [rows, count] otherwise.
-    if (transaction !== undefined) return (await queryRunnerOf(transaction).query(sql, parameters, true)).records as R[];
+    if (inTransaction !== undefined) return (await queryRunnerOf(inTransaction).query(sql, parameters, true)).records as R[];
+    return this.autocommit(sql, parameters);
+  }
+
+  /** One statement on the pool, committed at once, even inside a request's joined transaction. */
+  async autocommit<R extends object = Record<string, unknown>>(sql: string, parameters: unknown[] = []): Promise<R[]> {
     try {
       return await this.onPool<R>(sql, parameters);
     } catch (error) {

@@ -30,7 +30,7 @@ const UNSCOPED_ACCESS: Record<string, string> = {
   'auth/revocation-notices.ts': 'NOTIFYs on the revocation channel, which touch no table',
   'bootstrap/bootstrap.service.ts': 'creates the first organization, workspace and keys of an empty database',
   'health/health.controller.ts': 'SELECT 1, to tell whether the database answers',
-  'idempotency/idempotency-records.ts': 'idempotency records, every statement scoped to the caller',
+  'idempotency/idempotency-records.ts': 'idempotency records, every statement scoped to the caller, and the one secret they are derived from',
   'metrics/metrics.module.ts': "the pool's state, for its gauges",
   'metrics/service-metrics.ts': "the pool's state, for its gauges",
   'tasks/schedule/time-zone-spellings.ts': "the server's list of time-zone names, which is no table",

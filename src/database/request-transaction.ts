@@ -35,11 +35,35 @@ export function queryRunnerOf(transaction: Transaction): QueryRunner {
   return queryRunnerOfTransaction(transaction);
 }
 
-const joined = new AsyncLocalStorage<Transaction>();
+/** What happens around the transaction of Transactions.runJoined: before it opens, and before it commits. */
+export interface JoinedHooks<T> {
+  /** Runs at the request's first statement, before a connection is taken; a throw fails that statement. */
+  beforeOpening?: () => Promise<void>;
+  /** Runs in the transaction, with what the work gave, when the work opened one. */
+  beforeCommit?: (transaction: Transaction, result: T) => Promise<void>;
+}
 
-/** The transaction that every statement of the current request joins (Transactions.runJoined), if any. */
-export function joinedTransaction(): Transaction | undefined {
-  return joined.getStore();
+/** The transaction of a request, opened by its first statement. */
+class JoinedUnit {
+  #opening: Promise<Transaction> | undefined;
+
+  constructor(private readonly begin: () => Promise<Transaction>) {}
+
+  transaction(): Promise<Transaction> {
+    return (this.#opening ??= this.begin());
+  }
+
+  /** The transaction once opened, undefined when no statement asked for it or opening it failed. */
+  async opened(): Promise<Transaction | undefined> {
+    return this.#opening?.catch(() => undefined);
+  }
+}
+
+const joined = new AsyncLocalStorage<JoinedUnit>();
+
+/** The transaction that every statement of the current request joins (Transactions.runJoined), if any: opened by the first to ask. */
+export function joinedTransaction(): Promise<Transaction> | undefined {
+  return joined.getStore()?.transaction();
 }
 
 /** Transactions for services, which are handed no connection. */
@@ -51,21 +75,43 @@ export class Transactions {
    * with it), else a new one. Inside, send statements only through repositories bound to the given
    * transaction: one sent outside takes a second pooled connection and sees none of its writes.
    */
-  run<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
-    const current = joined.getStore();
-    return current === undefined ? this.open(work) : work(current);
+  async run<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
+    const current = joinedTransaction();
+    return current === undefined ? this.open(work) : work(await current);
   }
 
   /**
-   * `work` in a new transaction that every statement of the request joins while it runs, those of
-   * repositories bound to no transaction included: how an idempotent create commits its resource
-   * and its idempotency record together. Only for requests with an Idempotency-Key: on Node 20 an
-   * AsyncLocalStorage, once run, hooks every promise the process makes from then on.
+   * `work` with every statement of the request joining one transaction, those of repositories
+   * bound to no transaction included: how an idempotent create commits its resource and its
+   * idempotency record together. The transaction opens at the first statement: what the request
+   * does before (parsing, validating, waiting for a worker) holds no connection of the pool. Only
+   * for requests with an Idempotency-Key: on Node 20 an AsyncLocalStorage, once run, hooks every
+   * promise the process makes from then on.
    */
-  runJoined<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
-    return this.open((transaction) => joined.run(transaction, () => work(transaction)));
+  async runJoined<T>(work: () => Promise<T>, { beforeOpening, beforeCommit }: JoinedHooks<T> = {}): Promise<T> {
+    let runner: QueryRunner | undefined;
+    const unit = new JoinedUnit(async () => {
+      await beforeOpening?.();
+      runner = this.dataSource.createQueryRunner();
+      await runner.startTransaction();
+      return new Transaction(runner);
+    });
+    try {
+      const result = await joined.run(unit, work);
+      const transaction = await unit.opened();
+      if (transaction === undefined) return result;
+      await beforeCommit?.(transaction, result);
+      await runner!.commitTransaction();
+      runCommitHooks(transaction);
+      return result;
+    } catch (error) {
+      await unit.opened();
+      if (runner?.isTransactionActive === true) await runner.rollbackTransaction().catch(() => undefined);
+      throw error;
+    } finally {
+      await runner?.release();
+    }
   }
-
   private async open<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
     let transaction: Transaction | undefined;
     const result = await this.dataSource.transaction(({ queryRunner }) => {

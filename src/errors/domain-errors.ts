@@ -29,3 +29,13 @@ export class UnauthenticatedError extends DomainError {
 export class ForbiddenError extends DomainError {}
 
 export class UnavailableError extends DomainError {}
+
+/** Too much of some work is waiting: the caller should come back after `retryAfterSeconds`. */
+export class TooBusyError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`${message}; retry in ${retryAfterSeconds} s`);
+  }
+}

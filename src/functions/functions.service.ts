@@ -25,9 +25,10 @@ export class FunctionsService {
     private readonly secrets: HeaderSecrets,
   ) {}
 
+  /** The document is validated first: an idempotent request takes its claim and a connection at its first statement. */
   async create(workspaceId: string, assistantId: string, { openapiSpec, handler }: CreateFunctionDto): Promise<AssistantFunction> {
+    await assertOpenApiDocument(workspaceId, openapiSpec);
     await this.assistants.get(workspaceId, assistantId);
-    await assertOpenApiDocument(openapiSpec);
     const record = handlerRecord(handler);
     const fn = await this.functions
       .insert(workspaceId, { assistantId, openapiSpec, handler: this.sealed(record) })
@@ -55,7 +56,7 @@ export class FunctionsService {
    */
   async update(workspaceId: string, assistantId: string, functionId: string, changes: UpdateFunctionDto): Promise<AssistantFunction> {
     await this.assistants.get(workspaceId, assistantId);
-    if (changes.openapiSpec !== undefined) await assertOpenApiDocument(changes.openapiSpec);
+    if (changes.openapiSpec !== undefined) await assertOpenApiDocument(workspaceId, changes.openapiSpec);
     return this.transactions.run(async (transaction) => {
       const functions = this.functions.within(transaction);
       const where = { assistantId, id: functionId };
@@ -88,7 +89,7 @@ export class FunctionsService {
   }
 }
 
-async function assertOpenApiDocument(openapiSpec: string): Promise<void> {
-  const problem = await openApiDocumentProblem(openapiSpec);
+async function assertOpenApiDocument(workspaceId: string, openapiSpec: string): Promise<void> {
+  const problem = await openApiDocumentProblem(openapiSpec, workspaceId);
   if (problem !== undefined) throw new ValidationError(`openapiSpec ${problem}`);
 }

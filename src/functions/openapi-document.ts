@@ -1,29 +1,15 @@
-import { openApiWorkProblem } from './openapi-work.js';
 import { openApiValidator } from './openapi-validator.js';
 
 const MAX_LISTED_ERRORS = 3;
 
 /**
  * What is wrong with `text` as an OpenAPI 3.x document serialized as JSON, or undefined when it
- * is one. The checking is @readme/openapi-parser's (the OpenAPI schemas plus its own rules), in a
- * worker thread within a time budget, after the document's shape is checked to be within the work
- * the limits allow (OPENAPI_LIMITS).
+ * is one. Parsed, measured against the work the limits allow (OPENAPI_LIMITS) and checked by
+ * @readme/openapi-parser (the OpenAPI schemas plus its own rules) in a worker thread, within a time
+ * budget; queued for it as one of `workspaceId`'s documents (TooBusyError when the queue is full).
  */
-export async function openApiDocumentProblem(text: string): Promise<string | undefined> {
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch (error) {
-    return `is not valid JSON: ${(error as Error).message}`;
-  }
-  if (typeof document !== 'object' || document === null || Array.isArray(document)) return 'must be a JSON object';
-  const version = (document as { openapi?: unknown }).openapi;
-  if (typeof version !== 'string' || !/^3\.\d+\.\d+/.test(version)) {
-    return `must be an OpenAPI 3.x document: its "openapi" field is ${version === undefined ? 'missing' : JSON.stringify(version)}`;
-  }
-  const tooMuchWork = openApiWorkProblem(document);
-  if (tooMuchWork !== undefined) return tooMuchWork;
-  const result = await openApiValidator.validate(text);
+export async function openApiDocumentProblem(text: string, workspaceId: string): Promise<string | undefined> {
+  const result = await openApiValidator.validate(text, workspaceId);
   if (typeof result === 'string') return result;
   if (result.valid) return undefined;
   const listed = result.messages.slice(0, MAX_LISTED_ERRORS).map(firstLine);

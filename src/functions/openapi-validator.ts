@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { TooBusyError } from '../errors/domain-errors.js';
+import { OPENAPI_WORK_SOURCE } from './openapi-work.js';
 
 /** What @readme/openapi-parser's validate() found, as much of it as the service reports. */
 export interface ValidationOutcome {
@@ -15,18 +17,31 @@ const PARSER_OPTIONS = { resolve: { external: false, file: false } };
 export const VALIDATION_TIME_BUDGET_MS = 5_000;
 const WORKER_MEMORY_MB = 256;
 
+/**
+ * Documents queued or in the worker, in all and per workspace. A document of 500 KB takes about a
+ * second: past these, a request is answered 429 at once rather than after minutes in the queue,
+ * and one workspace's documents leave room for the others'.
+ */
+export const VALIDATOR_QUEUE_LIMITS = { total: 16, perWorkspace: 4 } as const;
+/** What a document is taken to cost before any has been validated. */
+const FIRST_GUESS_MS = 1_000;
+
 /*
- * Runs in a worker thread, so that a large document (500 KB take about a second to validate)
- * never holds the event loop: /health and every other request go on meanwhile. Source text,
- * not a file, so it runs the same from the build and from the TypeScript sources under test.
+ * Runs in a worker thread, so that a large document (500 KB take about a second to validate, and
+ * up to 190 ms to parse and measure) never holds the event loop: /health and every other request
+ * go on meanwhile. Source text, not a file, so it runs the same from the build and from the
+ * TypeScript sources under test.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { validate } = require(workerData.parserPath);
+${OPENAPI_WORK_SOURCE}
 parentPort.postMessage('ready');
 parentPort.on('message', async (text) => {
   try {
-    const result = await validate(JSON.parse(text), workerData.options);
+    const parsed = openApiDocumentOf(text);
+    if ('problem' in parsed) return parentPort.postMessage({ problem: parsed.problem });
+    const result = await validate(parsed.document, workerData.options);
     const messages = result.valid ? [] : result.errors.map(({ message }) => message);
     parentPort.postMessage({ valid: result.valid, messages, additionalErrors: result.valid ? 0 : result.additionalErrors });
   } catch (error) {
@@ -36,20 +51,54 @@ parentPort.on('message', async (text) => {
 
 const parserPath = createRequire(import.meta.url).resolve('@readme/openapi-parser');
 
+type WorkerAnswer = ValidationOutcome | { problem: string } | { failed: string };
+
 /**
  * One worker, started on first use and kept (unref'd: it never holds the process open), and its
- * queue: documents are validated one at a time, each within VALIDATION_TIME_BUDGET_MS of starting.
+ * queue: documents are validated one at a time, each within VALIDATION_TIME_BUDGET_MS of starting,
+ * and no more are queued than VALIDATOR_QUEUE_LIMITS.
  */
 class OpenApiValidator {
   private worker: { thread: Worker; ready: Promise<void> } | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly limits = { maxOldGenerationSizeMb: WORKER_MEMORY_MB };
+  private queued = 0;
+  private readonly queuedBy = new Map<string, number>();
+  private averageMs = FIRST_GUESS_MS;
 
-  /** The outcome, or a sentence saying why there is none (the time budget, a validator failure). */
-  validate(text: string): Promise<ValidationOutcome | string> {
-    const run = this.queue.then(() => this.inWorker(text));
+  /**
+   * The outcome, or a sentence saying why there is none or what is wrong before validating (not
+   * JSON, not OpenAPI 3.x, too much work, the time budget, a validator failure). TooBusyError when
+   * the queue is full, in all or for `workspaceId`.
+   */
+  validate(text: string, workspaceId: string): Promise<ValidationOutcome | string> {
+    const ofWorkspace = this.queuedBy.get(workspaceId) ?? 0;
+    if (this.queued >= VALIDATOR_QUEUE_LIMITS.total || ofWorkspace >= VALIDATOR_QUEUE_LIMITS.perWorkspace) {
+      const retryAfterSeconds = Math.max(1, Math.ceil((this.queued * this.averageMs) / 1000));
+      throw new TooBusyError('Too many OpenAPI documents are waiting to be validated', retryAfterSeconds);
+    }
+    this.queued += 1;
+    this.queuedBy.set(workspaceId, ofWorkspace + 1);
+    const run = this.queue.then(() => this.timed(text)).finally(() => this.dequeue(workspaceId));
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  private dequeue(workspaceId: string): void {
+    this.queued -= 1;
+    const left = this.queuedBy.get(workspaceId)! - 1;
+    if (left === 0) this.queuedBy.delete(workspaceId);
+    else this.queuedBy.set(workspaceId, left);
+  }
+
+  /** Keeps a moving average of the time a document takes: Retry-After is the time the queue takes to drain at that pace. */
+  private async timed(text: string): Promise<ValidationOutcome | string> {
+    const started = performance.now();
+    try {
+      return await this.inWorker(text);
+    } finally {
+      this.averageMs = 0.8 * this.averageMs + 0.2 * (performance.now() - started);
+    }
   }
 
   /** The budget starts once the worker has loaded the validator: starting one is not the document's work. */
@@ -67,8 +116,8 @@ class OpenApiValidator {
         worker.off('message', onMessage).off('error', onError);
         resolve(outcome);
       };
-      const onMessage = (message: ValidationOutcome | { failed: string }) =>
-        stop('failed' in message ? `could not be validated: ${message.failed}` : message);
+      const onMessage = (message: WorkerAnswer) =>
+        stop('failed' in message ? `could not be validated: ${message.failed}` : 'problem' in message ? message.problem : message);
       // The worker died (out of its memory limit): the document is what it was working on.
       const onError = (error: Error) => {
         this.worker = undefined;

@@ -8,6 +8,26 @@ export const OPENAPI_LIMITS = { maxDepth: 64, maxRefs: 5_000, maxRefHops: 32, ma
 
 class TooMuchWork extends Error {}
 
+/**
+ * The document `text` holds, or what keeps it from being an OpenAPI 3.x document worth validating:
+ * not JSON, not an object, another version, more work than the limits allow.
+ */
+export function openApiDocumentOf(text: string): { document: object } | { problem: string } {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    return { problem: `is not valid JSON: ${(error as Error).message}` };
+  }
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) return { problem: 'must be a JSON object' };
+  const version = (document as { openapi?: unknown }).openapi;
+  if (typeof version !== 'string' || !/^3\.\d+\.\d+/.test(version)) {
+    return { problem: `must be an OpenAPI 3.x document: its "openapi" field is ${version === undefined ? 'missing' : JSON.stringify(version)}` };
+  }
+  const tooMuchWork = openApiWorkProblem(document);
+  return tooMuchWork === undefined ? { document } : { problem: tooMuchWork };
+}
+
 /** What makes validating `document` more work than the limits allow, or undefined. */
 export function openApiWorkProblem(document: object): string | undefined {
   const { maxDepth, maxRefs } = OPENAPI_LIMITS;
@@ -97,3 +117,13 @@ function pointedAt(document: object, ref: string): unknown {
   }
   return at;
 }
+
+/**
+ * This file as script text, for the validator's worker thread (openapi-validator.ts): parsing and
+ * measuring a document of 500 KB takes up to 190 ms, which must not hold the event loop either.
+ * It names nothing outside the file, so each declaration's own text is the whole of it.
+ */
+export const OPENAPI_WORK_SOURCE = [
+  `const OPENAPI_LIMITS = ${JSON.stringify(OPENAPI_LIMITS)};`,
+  ...[TooMuchWork, openApiDocumentOf, openApiWorkProblem, shapeOf, Expansion, pointedAt].map(String),
+].join('\n');

@@ -9,6 +9,7 @@ import {
   DomainError,
   ForbiddenError,
   NotFoundError,
+  TooBusyError,
   UnauthenticatedError,
   UnavailableError,
   ValidationError,
@@ -25,6 +26,7 @@ const STATUS_BY_DOMAIN_ERROR = new Map<Function, number>([
   [ForbiddenError, 403],
   [NotFoundError, 404],
   [ConflictError, 409],
+  [TooBusyError, 429],
   [UnavailableError, 503],
 ]);
 
@@ -37,6 +39,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const request = host.switchToHttp().getRequest<Request>();
     const response = host.switchToHttp().getResponse<Response>();
     const { status, message } = this.describe(exception, request);
+    if (exception instanceof TooBusyError && !response.headersSent) response.setHeader('Retry-After', exception.retryAfterSeconds);
     if (!response.headersSent) sendError(response, status, message);
   }
 

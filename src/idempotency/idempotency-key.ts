@@ -6,7 +6,6 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 /** Printable ASCII, as the IETF Idempotency-Key draft's string form allows; no control characters. */
 const WELL_FORMED_KEY = new RegExp(`^[\\x20-\\x7e]{1,${MAX_IDEMPOTENCY_KEY_LENGTH}}$`);
 
-const NO_ENCRYPTION_KEY = Buffer.alloc(0);
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
@@ -44,18 +43,21 @@ export interface KeyScope {
 /**
  * The lookup digest of an idempotency record, the digest of its request body and the key that
  * seals its response (AES-256-GCM), all derived from secrets a reader of the database lacks: the
- * API key value the caller presented (the database holds only its digest) and ENCRYPTION_KEY when
- * set. Knowing the Idempotency-Key and reading the table is then not enough to find a record, open
- * the response it holds (which may carry a new API key's value or header values), or test guesses
- * of the header values its request sent against the body's digest.
+ * API key value the caller presented (the database holds only its digest) and the idempotency
+ * secret (IdempotencySecret: stored sealed under ENCRYPTION_KEY when set). Knowing the
+ * Idempotency-Key and reading the table is then not enough to find a record, open the response it
+ * holds (which may carry a new API key's value or header values), or test guesses of the header
+ * values its request sent against the body's digest; holding a caller's API key as well is not
+ * enough without ENCRYPTION_KEY. Rotating ENCRYPTION_KEY rewraps the idempotency secret and leaves
+ * these unchanged.
  */
 export class RecordSecrets {
   readonly digest: string;
   private readonly sealingKey: Buffer;
   private readonly bodyKey: Buffer;
 
-  constructor(encryptionKey: Buffer | undefined, { apiKey, caller, route, key }: KeyScope) {
-    const material = Buffer.from(hkdfSync('sha256', apiKey, encryptionKey ?? NO_ENCRYPTION_KEY, 'idempotency record', 96));
+  constructor(idempotencySecret: Buffer, { apiKey, caller, route, key }: KeyScope) {
+    const material = Buffer.from(hkdfSync('sha256', apiKey, idempotencySecret, 'idempotency record', 96));
     // JSON keeps the parts apart whatever characters they hold; HMAC takes a context of any length.
     const context = JSON.stringify([caller, route, key]);
     this.digest = createHmac('sha256', material.subarray(0, 32)).update(context).digest('hex');

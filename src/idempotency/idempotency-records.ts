@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database.js';
 import type { Transaction } from '../database/request-transaction.js';
 
-/** Which record: the caller, the route and the digest of the key under one ENCRYPTION_KEY. */
+/** Which record: the caller, the route and the digest of the key (RecordSecrets.digest). */
 export interface RecordKey {
   caller: string;
   route: string;
@@ -10,15 +10,15 @@ export interface RecordKey {
 }
 
 export interface StoredUse {
-  key_digest: string;
   request_digest: string;
   response_status: number | null;
   sealed_response: Buffer | null;
-  /** Claimed, not completed, for longer than the stale-claim time. */
-  abandoned: boolean;
 }
 
-/** The statements on idempotency_keys, each one of IdempotencyStore's steps. */
+/**
+ * The statements on idempotency_keys, each one of IdempotencyStore's steps. All but `complete`
+ * commit on their own, also when sent from inside a request's joined transaction.
+ */
 @Injectable()
 export class IdempotencyRecords {
   constructor(private readonly database: Database) {}
@@ -28,7 +28,7 @@ export class IdempotencyRecords {
    * whose claim is older than `staleSeconds` and not completed. True when the claim is ours.
    */
   async claim({ caller, route, keyDigest }: RecordKey, requestDigest: string, token: string, lifetimeSeconds: number, staleSeconds: number): Promise<boolean> {
-    const rows = await this.database.query(
+    const rows = await this.database.autocommit(
       `INSERT INTO idempotency_keys (caller, route, key_digest, request_digest, claim_token, claimed_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, now(), now() + make_interval(secs => $6))
        ON CONFLICT (caller, route, key_digest) DO UPDATE
@@ -59,7 +59,7 @@ export class IdempotencyRecords {
 
   /** Deletes the record while `token` still holds its claim. */
   async release({ caller, route, keyDigest }: RecordKey, token: string): Promise<void> {
-    await this.database.query(`DELETE FROM idempotency_keys WHERE caller = $1 AND route = $2 AND key_digest = $3 AND claim_token = $4`, [
+    await this.database.autocommit(`DELETE FROM idempotency_keys WHERE caller = $1 AND route = $2 AND key_digest = $3 AND claim_token = $4`, [
       caller,
       route,
       keyDigest,
@@ -67,19 +67,25 @@ export class IdempotencyRecords {
     ]);
   }
 
-  /** The live record of the caller's key on the route under any of `keyDigests`. */
-  async read(caller: string, route: string, keyDigests: string[], staleSeconds: number): Promise<StoredUse | null> {
-    const rows = await this.database.query<StoredUse>(
-      `SELECT key_digest, request_digest, response_status, sealed_response,
-              response_status IS NULL AND claimed_at <= now() - make_interval(secs => $4) AS abandoned
+  /** The live record of the caller's key on the route. */
+  async read({ caller, route, keyDigest }: RecordKey): Promise<StoredUse | null> {
+    const rows = await this.database.autocommit<StoredUse>(
+      `SELECT request_digest, response_status, sealed_response
          FROM idempotency_keys
-        WHERE caller = $1 AND route = $2 AND key_digest = ANY($3) AND expires_at > now()`,
-      [caller, route, keyDigests, staleSeconds],
+        WHERE caller = $1 AND route = $2 AND key_digest = $3 AND expires_at > now()`,
+      [caller, route, keyDigest],
     );
     return rows[0] ?? null;
   }
 
+  /** Stores `sealed` as the idempotency secret unless one is stored already, and answers the stored one. */
+  async secret(sealed: string): Promise<string> {
+    await this.database.autocommit(`INSERT INTO idempotency_secret (sealed) VALUES ($1) ON CONFLICT (singleton) DO NOTHING`, [sealed]);
+    const [stored] = await this.database.autocommit<{ sealed: string }>(`SELECT sealed FROM idempotency_secret`);
+    return stored.sealed;
+  }
+
   async deleteExpired(): Promise<void> {
-    await this.database.query(`DELETE FROM idempotency_keys WHERE expires_at <= now()`);
+    await this.database.autocommit(`DELETE FROM idempotency_keys WHERE expires_at <= now()`);
   }
 }

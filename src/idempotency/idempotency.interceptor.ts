@@ -1,70 +1,82 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { from, lastValueFrom, type Observable, of } from 'rxjs';
+import { from, lastValueFrom, type Observable } from 'rxjs';
 import pg from 'pg';
 import { QueryFailedError } from 'typeorm';
 import type { Principal } from '../auth/principal.js';
 import { presentedApiKey } from '../auth/bearer-token.js';
 import { ConflictError, ValidationError } from '../errors/domain-errors.js';
-import { AppConfig } from '../config/app-config.js';
 import { Transactions } from '../database/request-transaction.js';
 import { canonicalText, IDEMPOTENCY_KEY_HEADER, problemWithKey, RecordSecrets } from './idempotency-key.js';
+import { IdempotencySecret } from './idempotency-secret.js';
 import { IdempotencyStore, IN_PROGRESS_MESSAGE, type KeyUse } from './idempotency.store.js';
 
 /**
  * On the routes marked @Idempotent(), a request with an Idempotency-Key runs at most once per key
- * and body. The request's writes and the record of its response commit in one transaction: a
- * crash or a failure between them leaves neither. The claim is released only when the request
- * certainly wrote nothing; when its COMMIT went unanswered the key stays claimed: a retry is
- * answered 409, then replayed if the COMMIT was done, or takes the claim over if it was not.
+ * and body. The key is claimed when the request sends its first statement, after its body is
+ * parsed and validated: a request waiting for validation holds neither a claim nor a connection.
+ * The request's writes and the record of its response commit in one transaction: a crash or a
+ * failure between them leaves neither. The claim is released only when the request certainly
+ * wrote nothing; when its COMMIT went unanswered the key stays claimed: a retry is answered 409,
+ * then replayed if the COMMIT was done, or takes the claim over if it was not.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
     private readonly store: IdempotencyStore,
     private readonly transactions: Transactions,
-    private readonly config: AppConfig,
+    private readonly secret: IdempotencySecret,
   ) {}
 
-  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<Request>();
     const key = request.header(IDEMPOTENCY_KEY_HEADER);
     if (key === undefined) return next.handle();
     const problem = problemWithKey(key);
     if (problem !== undefined) throw new ValidationError(problem);
-
-    const use = this.useOf(request, key);
-    const response = context.switchToHttp().getResponse<Response>();
-    const outcome = await this.store.claim(use);
-    switch (outcome.kind) {
-      case 'other-body':
-        throw new ConflictError(`This ${IDEMPOTENCY_KEY_HEADER} was already used with a different request body`);
-      case 'in-progress':
-        throw new ConflictError(IN_PROGRESS_MESSAGE);
-      case 'replay':
-        response.status(outcome.status).setHeader('Idempotent-Replayed', 'true');
-        return of(outcome.body);
-      case 'claimed':
-        return from(this.runClaimed(use, outcome.token, next, response));
-    }
+    return from(this.runOnce(request, key, next, context.switchToHttp().getResponse<Response>()));
   }
 
-  private async runClaimed(use: KeyUse, token: string, next: CallHandler, response: Response): Promise<unknown> {
+  private async runOnce(request: Request, key: string, next: CallHandler, response: Response): Promise<unknown> {
+    const use = await this.useOf(request, key);
+    let token: string | undefined;
     let committing = false;
     try {
-      return await this.transactions.runJoined(async (transaction) => {
-        const body = await lastValueFrom(next.handle());
-        await this.store.complete(transaction, use, token, response.statusCode, body);
-        committing = true;
-        return body;
+      return await this.transactions.runJoined(() => lastValueFrom(next.handle()), {
+        beforeOpening: async () => {
+          token = await this.claim(use);
+        },
+        beforeCommit: async (transaction, body) => {
+          await this.store.complete(transaction, use, token!, response.statusCode, body);
+          committing = true;
+        },
       });
     } catch (error) {
-      if (!committing || refusedByDatabase(error)) await this.store.release(use, token).catch(() => undefined);
+      if (error instanceof Replay) {
+        response.status(error.status).setHeader('Idempotent-Replayed', 'true');
+        return error.body;
+      }
+      if (token !== undefined && (!committing || refusedByDatabase(error))) await this.store.release(use, token).catch(() => undefined);
       throw error;
     }
   }
 
-  private useOf(request: Request, key: string): KeyUse {
+  /** The claim's token; else the request goes no further than its first statement. */
+  private async claim(use: KeyUse): Promise<string> {
+    const outcome = await this.store.claim(use);
+    switch (outcome.kind) {
+      case 'claimed':
+        return outcome.token;
+      case 'replay':
+        throw new Replay(outcome.status, outcome.body);
+      case 'other-body':
+        throw new ConflictError(`This ${IDEMPOTENCY_KEY_HEADER} was already used with a different request body`);
+      case 'in-progress':
+        throw new ConflictError(IN_PROGRESS_MESSAGE);
+    }
+  }
+
+  private async useOf(request: Request, key: string): Promise<KeyUse> {
     const apiKey = presentedApiKey(request)?.value;
     if (apiKey === undefined) throw new Error('An idempotent route needs an authenticated caller');
     const scope = { apiKey, caller: callerOf(request.principal), route: routeOf(request), key };
@@ -72,9 +84,18 @@ export class IdempotencyInterceptor implements NestInterceptor {
       caller: scope.caller,
       route: scope.route,
       canonicalBody: canonicalText(request.body),
-      secrets: new RecordSecrets(this.config.encryptionKey, scope),
-      retiredSecrets: this.config.previousEncryptionKeys.map((retired) => new RecordSecrets(retired, scope)),
+      secrets: new RecordSecrets(await this.secret.value(), scope),
     };
+  }
+}
+
+/** Ends a request at its first statement: its key was used before with this body, and this is the response. */
+class Replay extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super('Replayed');
   }
 }
 

@@ -21,10 +21,7 @@ export interface KeyUse {
   route: string;
   /** The request body as canonicalText; only its digest under a record's secrets is stored. */
   canonicalBody: string;
-  /** Derived under ENCRYPTION_KEY: records are written with these. */
   secrets: RecordSecrets;
-  /** Derived under each of ENCRYPTION_KEY_PREVIOUS: records written before a rotation still match. */
-  retiredSecrets: RecordSecrets[];
 }
 
 export type ClaimOutcome =
@@ -49,12 +46,10 @@ export class IdempotencyStore {
     const token = randomUUID();
     // A row deleted between the failed claim and the read (its request failed) is claimed on the next pass.
     for (let attempt = 0; attempt < 3; attempt++) {
-      const beforeRotation = await this.readRetired(use);
-      if (beforeRotation !== null) return outcomeOf(use, beforeRotation);
       if (await this.records.claim(recordKey(use), use.secrets.bodyDigest(use.canonicalBody), token, KEY_LIFETIME_SECONDS, STALE_CLAIM_SECONDS)) {
         return { kind: 'claimed', token };
       }
-      const stored = await this.read(use, [use.secrets.digest]);
+      const stored = await this.records.read(recordKey(use));
       if (stored !== null) return outcomeOf(use, stored);
     }
     return { kind: 'in-progress' };
@@ -74,17 +69,6 @@ export class IdempotencyStore {
     return this.records.release(recordKey(use), token);
   }
 
-  /** A live record written under a retired ENCRYPTION_KEY; no query when none is configured. */
-  private async readRetired(use: KeyUse): Promise<StoredUse | null> {
-    if (use.retiredSecrets.length === 0) return null;
-    const stored = await this.read(use, use.retiredSecrets.map(({ digest }) => digest));
-    return stored?.abandoned === true ? null : stored;
-  }
-
-  private read(use: KeyUse, digests: string[]): Promise<StoredUse | null> {
-    return this.records.read(use.caller, use.route, digests, STALE_CLAIM_SECONDS);
-  }
-
   /** Expired records are overwritten when their key comes back; the rest are deleted now and then. */
   private async sweepWhenDue(): Promise<void> {
     if (Date.now() < this.nextSweepAt) return;
@@ -93,14 +77,13 @@ export class IdempotencyStore {
   }
 }
 
-/** The record a use writes: under the digest of the current ENCRYPTION_KEY. */
+/** The record a use writes. */
 function recordKey({ caller, route, secrets }: KeyUse): RecordKey {
   return { caller, route, keyDigest: secrets.digest };
 }
 
-function outcomeOf(use: KeyUse, stored: StoredUse): ClaimOutcome {
-  const secrets = [use.secrets, ...use.retiredSecrets].find(({ digest }) => digest === stored.key_digest)!;
-  if (stored.request_digest !== secrets.bodyDigest(use.canonicalBody)) return { kind: 'other-body' };
+function outcomeOf({ secrets, canonicalBody }: KeyUse, stored: StoredUse): ClaimOutcome {
+  if (stored.request_digest !== secrets.bodyDigest(canonicalBody)) return { kind: 'other-body' };
   if (stored.response_status === null || stored.sealed_response === null) return { kind: 'in-progress' };
   return { kind: 'replay', status: stored.response_status, body: secrets.open(stored.sealed_response) };
 }

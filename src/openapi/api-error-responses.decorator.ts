@@ -16,8 +16,9 @@ const WHEN: Record<number, string> = {
   431: 'The request line and headers are larger than the server accepts (a very long URL, say)',
   429:
     'The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate ' +
-    'more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; ' +
-    'Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures")',
+    'more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or ' +
+    '(a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and ' +
+    'RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures")',
   500: 'An unexpected error; the message carries the request id',
   503: 'The database cannot be reached',
 };
@@ -32,7 +33,7 @@ const ANY_ROUTE = [400, 408, 413, 415, 431, 500, 503];
 const GUARDED_ROUTE = [401, 403, 429];
 
 const RETRY_AFTER = {
-  'Retry-After': { description: 'Seconds until the limit that refused the request starts over', schema: { type: 'integer', minimum: 1 } },
+  'Retry-After': { description: 'Seconds until the limit that refused the request starts over, or the validator’s queue has room', schema: { type: 'integer', minimum: 1 } },
 };
 
 /** Documents the `{error, message}` body for each listed status, plus the ones every guarded route can answer. */

@@ -71,8 +71,17 @@ const FUNCTION_HEADERS: SealedColumn = {
   },
 };
 
+/** The secret idempotency records are derived from (IdempotencySecret): rewrapped, never changed, so every record is still found. */
+const IDEMPOTENCY_SECRET: SealedColumn = {
+  table: 'idempotency_secret',
+  readBatch: `SELECT id, sealed AS stored FROM idempotency_secret WHERE id > $1 ORDER BY id LIMIT $2`,
+  readOne: `SELECT id, sealed AS stored FROM idempotency_secret WHERE id = $1`,
+  write: `UPDATE idempotency_secret SET sealed = $2 WHERE id = $1 AND sealed = $3`,
+  reseal: ({ stored }, secrets) => resealValue(stored, secrets),
+};
+
 /** Every column that holds sealed values. */
-export const SEALED_COLUMNS = [MCP_SERVER_HEADERS, FUNCTION_HEADERS];
+export const SEALED_COLUMNS = [MCP_SERVER_HEADERS, FUNCTION_HEADERS, IDEMPOTENCY_SECRET];
 
 /**
  * Rewrites every sealed value under the current ENCRYPTION_KEY, table by table, in batches by id.

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { type Api, bodyOf, errorOf, type Schemas } from '../support/api.js';
 import { countRows } from '../support/database-rows.js';
 import { ISO_UTC, UNAUTHORIZED, UUID } from '../support/expected.js';
-import { OPENAPI_SPEC } from '../support/openapi-documents.js';
+import { largeOpenApiDocument, OPENAPI_SPEC } from '../support/openapi-documents.js';
 import { createAssistant, createFunction, createPublicKey, secondWorkspaceApi } from '../support/resources.js';
 import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { UNKNOWN_ID, UNKNOWN_KEY } from '../support/unknown.js';
@@ -247,6 +247,34 @@ describe('Functions', () => {
       const response = await t.as(PRIVATE_KEY).post(functionsOf(assistantId)).send(body).expect(400);
       expect(response.body).toEqual({ error: 'Bad Request', message: typeof message === 'string' ? message : expect.stringMatching(message) });
       expect(await countRows(t, 'functions')).toBe(0);
+    });
+  });
+
+  describe('many large documents at once', () => {
+    const CREATES = 80;
+
+    it('keeps the database free for other workspaces: another reads within 2 s, nothing answers 503, creates past the queue get 429 at once', async () => {
+      const other = await secondWorkspaceApi(t);
+      const body = { ...FULL_BODY, openapiSpec: largeOpenApiDocument(495_000) };
+      const creates = Array.from({ length: CREATES }, (_, index) =>
+        t.as(PRIVATE_KEY).post(functionsOf(assistantId)).set('Idempotency-Key', `large-${index}`).send(body).then((response) => response),
+      );
+      await new Promise((settle) => setTimeout(settle, 500));
+      const started = Date.now();
+      const read = await other.GET('/api/cloud/assistants');
+      const readMs = Date.now() - started;
+      const answers = await Promise.all(creates);
+
+      expect(read.response.status).toBe(200);
+      expect(readMs).toBeLessThan(2000);
+      const statuses = answers.map(({ status }) => status);
+      expect(statuses.filter((status) => status !== 201 && status !== 429)).toEqual([]);
+      expect(statuses).toContain(201);
+      for (const refused of answers.filter(({ status }) => status === 429)) {
+        expect(refused.body).toEqual({ error: 'Too Many Requests', message: expect.stringMatching(/^Too many OpenAPI documents are waiting to be validated; retry in \d+ s$/) });
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      }
+      expect(await countRows(t, 'functions')).toBe(statuses.filter((status) => status === 201).length);
     });
   });
 

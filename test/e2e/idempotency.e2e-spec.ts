@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
 import { RecordSecrets } from '../../src/idempotency/idempotency-key.js';
+import { SecretCipher } from '../../src/secrets/secret-cipher.js';
 import pg from 'pg';
 import { bodyOf } from '../support/api.js';
 import { countRows } from '../support/database-rows.js';
@@ -124,6 +125,8 @@ const UNAVAILABLE = { error: 'Service Unavailable', message: 'The database canno
 const LOCK_HELD_MS = 5000;
 const OTHER_BODY = { error: 'Conflict', message: 'This Idempotency-Key was already used with a different request body' };
 const IN_PROGRESS = { error: 'Conflict', message: 'A request with this Idempotency-Key is still in progress; retry it after a moment' };
+/** Documents are validated before the key is claimed: past the validator's queue, a request is refused before it is compared with others. */
+const VALIDATOR_BUSY = { error: 'Too Many Requests', message: expect.stringMatching(/^Too many OpenAPI documents are waiting to be validated; retry in \d+ s$/) };
 const MALFORMED_KEY = { error: 'Bad Request', message: 'Idempotency-Key must be 1 to 255 printable ASCII characters' };
 
 describe('Idempotency-Key', () => {
@@ -181,14 +184,16 @@ describe('Idempotency-Key', () => {
       expect(await rows()).toBe(before + 2);
     });
 
-    it('creates once for 10 identical requests sent at once; the others replay or are told it is in progress', async () => {
+    it('creates once for 10 identical requests sent at once; the others replay, are told it is in progress, or (functions) that the validator is busy', async () => {
       const before = await rows();
       const responses = await Promise.all(Array.from({ length: 10 }, () => post(path, route.key, route.body, 'racing')));
       const created = responses.filter((response) => response.status === 201);
       expect(created.filter((response) => response.headers['idempotent-replayed'] === undefined)).toHaveLength(1);
       for (const response of created) expect(response.body).toEqual(created[0].body);
       for (const response of responses.filter(({ status }) => status !== 201)) {
-        expect({ status: response.status, body: response.body }).toEqual({ status: 409, body: IN_PROGRESS });
+        const answer = { status: response.status, body: response.body };
+        if (route.table === 'functions' && response.status === 429) expect(answer).toEqual({ status: 429, body: VALIDATOR_BUSY });
+        else expect(answer).toEqual({ status: 409, body: IN_PROGRESS });
       }
       expect(await rows()).toBe(before + 1);
       expect((await post(path, route.key, route.body, 'racing').expect(201)).body).toEqual(created[0].body);
@@ -301,13 +306,16 @@ describe('Idempotency-Key', () => {
       expect(row.key_digest).not.toBe(createHash('sha256').update('7').digest('hex'));
       expect(() => openAsBefore(sealed, scope)).toThrow();
       const stored: { digest: string; value: string | null }[] = await records(`SELECT digest, value FROM api_keys`);
+      // Without ENCRYPTION_KEY the idempotency secret is stored in clear: the caller's API key is what the reader lacks.
+      const [{ sealed: storedSecret }] = await records(`SELECT sealed FROM idempotency_secret`);
+      const secret = Buffer.from(new SecretCipher(undefined).open(storedSecret), 'base64');
       for (const guess of stored.flatMap(({ digest, value }) => [digest, value ?? digest])) {
-        const guessed = new RecordSecrets(undefined, { ...scope, apiKey: guess });
+        const guessed = new RecordSecrets(secret, { ...scope, apiKey: guess });
         expect(guessed.digest).not.toBe(row.key_digest);
         expect(() => guessed.open(sealed)).toThrow();
       }
 
-      const withCallersKey = new RecordSecrets(undefined, { ...scope, apiKey: ORGANIZATION_KEY });
+      const withCallersKey = new RecordSecrets(secret, { ...scope, apiKey: ORGANIZATION_KEY });
       expect(withCallersKey.digest).toBe(row.key_digest);
       expect(withCallersKey.open(sealed)).toEqual(created.body);
       const replayed = await post('/api/cloud/api-keys', ORGANIZATION_KEY, body, '7').expect(201);
@@ -417,48 +425,77 @@ describe('Idempotency-Key', () => {
   });
 });
 
-describe('Idempotency-Key with ENCRYPTION_KEY', () => {
+describe('Idempotency-Key across an ENCRYPTION_KEY rotation, on processes of one database', () => {
   const FIRST_KEY = randomBytes(32).toString('hex');
   const SECOND_KEY = randomBytes(32).toString('hex');
-  const MCP_SERVER = { transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse', headers: { Authorization: 'Bearer mcp-token-1' } } };
-  let scratch: string;
+  const ASSISTANT = { name: 'Helper', provider: 'OPENAI' };
+  let database: FreshDatabase;
+  const running: (ServiceProcess & { port: number })[] = [];
   beforeAll(async () => {
-    scratch = await mkdtemp(join(tmpdir(), 'amc-idempotency-'));
+    database = await freshDatabase();
   });
-  afterAll(() => rm(scratch, { recursive: true, force: true }));
+  afterAll(async () => {
+    await Promise.all(running.map((service) => service.stop('SIGKILL')));
+    await database.drop();
+  });
 
-  /** The app on one database throughout. */
-  const startWith = (env: NodeJS.ProcessEnv) => startTestApp({ DATA_DIR: join(scratch, 'data'), ...env });
-  const create = (t: TestApp, path: string, body: Body) => t.as(PRIVATE_KEY).post(path).set(KEY_HEADER, 'sealed').send(body);
-
-  it('seals a replay so that the caller\'s API key alone does not open it; after a rotation the retry still replays', async () => {
-    let t = await startWith({ ENCRYPTION_KEY: FIRST_KEY });
-    let path: string;
-    let first: Body;
+  const start = async (keys: NodeJS.ProcessEnv) => {
+    const service = await ServiceProcess.start({ ...database.env, BOOTSTRAP_PRIVATE_KEY: PRIVATE_KEY, DATABASE_POOL_SIZE: '4', ...keys });
+    running.push(service);
+    return service;
+  };
+  const create = async ({ port }: { port: number }, key: string) => {
+    const response = await checkedFetch(`http://127.0.0.1:${port}${ASSISTANTS}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${PRIVATE_KEY}`, [KEY_HEADER]: key, 'Content-Type': 'application/json' },
+      body: JSON.stringify(ASSISTANT),
+    });
+    return { status: response.status, replayed: response.headers.get('idempotent-replayed') === 'true', body: await response.json() };
+  };
+  const rows = async (sql: string) => {
+    const client = await suiteConnection(database.env.DATABASE_URL!);
     try {
-      await t.reset();
-      path = `${ASSISTANTS}/${(await createAssistant(t.api())).id}/mcp-servers`;
-      first = (await create(t, path, MCP_SERVER).expect(201)).body;
-      const [row] = await t.app.get(DataSource).query(`SELECT caller, route, key_digest, sealed_response FROM idempotency_keys`);
-      const scope = { apiKey: PRIVATE_KEY, caller: row.caller as string, route: row.route as string, key: 'sealed' };
-      const withoutEncryptionKey = new RecordSecrets(undefined, scope);
-      expect(withoutEncryptionKey.digest).not.toBe(row.key_digest);
-      expect(() => withoutEncryptionKey.open(row.sealed_response)).toThrow();
-      expect(new RecordSecrets(Buffer.from(FIRST_KEY, 'hex'), scope).open(row.sealed_response)).toEqual(first);
+      return (await client.query(sql)).rows;
     } finally {
-      await t.close();
+      await client.end();
+    }
+  };
+  const reencrypt = () =>
+    promisify(execFile)(process.execPath, [resolve('dist/secrets/reencrypt-command.js')], {
+      env: { PATH: process.env.PATH, ...database.env, ENCRYPTION_KEY: SECOND_KEY, ENCRYPTION_KEY_PREVIOUS: FIRST_KEY },
+    });
+
+  it('creates once whichever replica answers, through a whole rotation, and keeps the records sealed from a reader of the database', async () => {
+    const onFirstKey = await start({ ENCRYPTION_KEY: FIRST_KEY });
+    const first = await create(onFirstKey, 'rotated');
+    expect(first).toMatchObject({ status: 201, replayed: false });
+
+    // A reader of the database holding the caller's API key but not ENCRYPTION_KEY opens nothing.
+    const [record] = await rows(`SELECT caller, route, key_digest, sealed_response FROM idempotency_keys`);
+    const [{ sealed }] = await rows(`SELECT sealed FROM idempotency_secret`);
+    expect(sealed).toMatch(/^enc:v1:/);
+    const scope = { apiKey: PRIVATE_KEY, caller: record.caller, route: record.route, key: 'rotated' };
+    for (const guess of [Buffer.alloc(0), Buffer.from(sealed), Buffer.from(FIRST_KEY, 'hex')]) {
+      expect(() => new RecordSecrets(guess, scope).open(record.sealed_response)).toThrow();
+    }
+    const secret = Buffer.from(new SecretCipher(Buffer.from(FIRST_KEY, 'hex')).open(sealed), 'base64');
+    expect(new RecordSecrets(secret, scope).open(record.sealed_response)).toEqual(first.body);
+
+    // A rolling restart: one replica still on the first key, one on the second.
+    const onSecondKey = await start({ ENCRYPTION_KEY: SECOND_KEY, ENCRYPTION_KEY_PREVIOUS: FIRST_KEY });
+    expect(await create(onSecondKey, 'rotated')).toEqual({ ...first, replayed: true });
+    for (const [sentFirst, sentThen, key] of [[onFirstKey, onSecondKey, 'first-then-second'], [onSecondKey, onFirstKey, 'second-then-first']] as const) {
+      const created = await create(sentFirst, key);
+      expect(created).toMatchObject({ status: 201, replayed: false });
+      expect(await create(sentThen, key)).toEqual({ ...created, replayed: true });
     }
 
-    t = await startWith({ ENCRYPTION_KEY: SECOND_KEY, ENCRYPTION_KEY_PREVIOUS: FIRST_KEY });
-    try {
-      const replayed = await create(t, path, MCP_SERVER).expect(201);
-      expect(replayed.headers['idempotent-replayed']).toBe('true');
-      expect(replayed.body).toEqual(first);
-      expect((await create(t, path, { ...MCP_SERVER, sseTransport: { ...MCP_SERVER.sseTransport, headers: { Authorization: 'Bearer mcp-token-2' } } }).expect(409)).body).toEqual(OTHER_BODY);
-      expect(await countRows(t, 'mcp_servers')).toBe(1);
-    } finally {
-      await t.close();
-    }
+    await reencrypt();
+    await Promise.all(running.splice(0).map((service) => service.stop()));
+    const onSecondKeyAlone = await start({ ENCRYPTION_KEY: SECOND_KEY });
+    expect(await create(onSecondKeyAlone, 'rotated')).toEqual({ ...first, replayed: true });
+    for (const key of ['first-then-second', 'second-then-first']) expect(await create(onSecondKeyAlone, key)).toMatchObject({ status: 201, replayed: true });
+    expect(await rows(`SELECT count(*)::int AS count FROM assistants`)).toEqual([{ count: 3 }]);
   });
 });
 

@@ -1549,7 +1549,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1557,7 +1557,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1737,7 +1737,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1745,7 +1745,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1911,7 +1911,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1919,7 +1919,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2099,7 +2099,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2107,7 +2107,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2296,7 +2296,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2304,7 +2304,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2483,7 +2483,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2491,7 +2491,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2657,7 +2657,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2665,7 +2665,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2845,7 +2845,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2853,7 +2853,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3028,7 +3028,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3036,7 +3036,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3211,7 +3211,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3219,7 +3219,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3398,7 +3398,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3406,7 +3406,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3588,7 +3588,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3596,7 +3596,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3792,7 +3792,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3800,7 +3800,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3976,7 +3976,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3984,7 +3984,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4166,7 +4166,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4174,7 +4174,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4370,7 +4370,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4378,7 +4378,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4554,7 +4554,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4562,7 +4562,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4752,7 +4752,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4760,7 +4760,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4942,7 +4942,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4950,7 +4950,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5146,7 +5146,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -5154,7 +5154,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5330,7 +5330,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -5338,7 +5338,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5514,7 +5514,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -5522,7 +5522,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5702,7 +5702,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -5710,7 +5710,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5885,7 +5885,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -5893,7 +5893,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6072,7 +6072,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6080,7 +6080,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6248,7 +6248,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6256,7 +6256,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6436,7 +6436,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6444,7 +6444,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6619,7 +6619,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6627,7 +6627,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6802,7 +6802,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6810,7 +6810,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6989,7 +6989,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
+            /** @description Too Many Requests: The API key made more requests than RATE_LIMIT_REQUESTS in the current window, or the caller’s address failed to authenticate more than AUTH_FAILURE_LIMIT times in AUTH_FAILURE_WINDOW_SECONDS and presented a key not let in from that address lately, or (a function’s OpenAPI document) too many documents are waiting to be validated; Retry-After says when to retry, and RateLimit-Policy and RateLimit name the limit ("requests" or "auth-failures") */
             429: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6997,7 +6997,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description Seconds until the limit that refused the request starts over */
+                    /** @description Seconds until the limit that refused the request starts over, or the validator’s queue has room */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };

@@ -7,6 +7,7 @@ import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.factory.js';
 import { ApiKeyVerifier } from '../../src/auth/api-key-verifier.js';
 import { BootstrapService } from '../../src/bootstrap/bootstrap.service.js';
+import { IdempotencySecret } from '../../src/idempotency/idempotency-secret.js';
 import { AppConfig } from '../../src/config/app-config.js';
 import { type Api, type RawHttp, rawHttp, typedClient } from './api.js';
 import { scratchDirectory } from './scratch-directory.js';
@@ -58,6 +59,7 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<T
     async reset() {
       await truncateAll(dataSource);
       app.get(ApiKeyVerifier).forgetAll();
+      app.get(IdempotencySecret).forget();
       await bootstrap.ensureBootstrapped();
     },
     async close() {
