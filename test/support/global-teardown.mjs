@@ -1,6 +1,9 @@
 import openapiResponsesTearDown from './openapi-responses.global-teardown.mjs';
 
+/** The last of the projects' teardowns (global-setup.mjs counts them) takes the run's database down. */
 export default async function tearDown() {
-  await globalThis.stopTestDatabaseServer?.();
+  globalThis.testRunSetUps -= 1;
+  if (globalThis.testRunSetUps > 0) return;
+  await globalThis.tearDownTestRun?.();
   openapiResponsesTearDown();
 }

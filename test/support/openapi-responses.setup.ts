@@ -3,7 +3,7 @@ import { appendFileSync } from 'node:fs';
 import { checkedResponses } from './openapi-check.js';
 
 /**
- * Registered in package.json (jest.setupFilesAfterEnv): after each suite, the documented responses
+ * Registered in jest.config.mjs (setupFilesAfterEnv): after each suite, the documented responses
  * its requests matched go to the run's log, which the global teardown sums into one coverage line.
  */
 afterAll(() => {
