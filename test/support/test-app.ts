@@ -59,7 +59,7 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<T
     async reset() {
       await truncateAll(dataSource);
       app.get(ApiKeyVerifier).forgetAll();
-      app.get(IdempotencySecret).forget();
+      await app.get(IdempotencySecret).reload();
       await bootstrap.ensureBootstrapped();
     },
     async close() {
