@@ -17,6 +17,7 @@ import { OrganizationKeyList1795741200000 } from './migrations/1795741200000-org
 import { RepairStoredSchedules1795741313000 } from './migrations/1795741313000-repair-stored-schedules.js';
 import { MarkedSecrets1795744800000 } from './migrations/1795744800000-marked-secrets.js';
 import { KeyedRequestDigests1795831200000 } from './migrations/1795831200000-keyed-request-digests.js';
+import { StoredNextRuns1795917600000 } from './migrations/1795917600000-stored-next-runs.js';
 
 export const ENTITIES = [Organization, Workspace, ApiKey, Assistant, Tool, McpServer, AssistantFunction, InitialMessage, Thread, Task];
 
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   RepairStoredSchedules1795741313000,
   MarkedSecrets1795744800000,
   KeyedRequestDigests1795831200000,
+  StoredNextRuns1795917600000,
 ];

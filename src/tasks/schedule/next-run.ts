@@ -12,8 +12,9 @@ const LAST_INSTANT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /** The rule, as the OpenAPI document states it. */
 export const NEXT_RUN_RULE =
-  'The next run at or after the time of the response (RFC 3339 UTC), or null once a task without recurrence rules has run ' +
-  '(or when the next run would fall after 9999-12-31T23:59:59Z). ' +
+  'The first run at or after the time the schedule was last written (RFC 3339 UTC), or null when there is none: a task without ' +
+  'recurrence rules whose start had passed, or a run after 9999-12-31T23:59:59Z. It is computed when the schedule is written, never ' +
+  'when the task is read: once its time has passed it is shown unchanged until the schedule is written again. ' +
   '`start` and every later run are wall-clock times in `timeZone`: daily and weekly keep the time of day; monthly and yearly keep the day ' +
   'of the month, clamped to the month’s last day (a task started on 31 January runs on 28 or 29 February, then on 31 March); hourly runs ' +
   'every 60 minutes of elapsed time from the first run. A time skipped by a daylight-saving change runs at the first instant after the gap ' +
