@@ -1,7 +1,7 @@
 // npm run bench:next-run: microseconds per nextRunAt for the costliest schedules we can build
 // (a start inside a daylight-saving gap, ten rules, every zone with a gap), against an ordinary one.
-// Cold: the first computation of each schedule in a fresh process (offset caches empty); warm: the
-// same schedules again, as a page of a thousand tasks would ask.
+// Cold: the first pass over a case's schedules (the offset caches hold only what earlier cases
+// asked); warm: the median of BENCH_ROUNDS passes more, as repeated pages of tasks would ask.
 import { IANAZone } from 'luxon';
 import { nextRunAt } from '../dist/tasks/schedule/next-run.js';
 
