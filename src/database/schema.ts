@@ -18,6 +18,7 @@ import { RepairStoredSchedules1795741313000 } from './migrations/1795741313000-r
 import { MarkedSecrets1795744800000 } from './migrations/1795744800000-marked-secrets.js';
 import { KeyedRequestDigests1795831200000 } from './migrations/1795831200000-keyed-request-digests.js';
 import { IdempotencySecret1795917600000 } from './migrations/1795917600000-idempotency-secret.js';
+import { StoredNextRuns1795921200000 } from './migrations/1795921200000-stored-next-runs.js';
 
 export const ENTITIES = [Organization, Workspace, ApiKey, Assistant, Tool, McpServer, AssistantFunction, InitialMessage, Thread, Task];
 
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   MarkedSecrets1795744800000,
   KeyedRequestDigests1795831200000,
   IdempotencySecret1795917600000,
+  StoredNextRuns1795921200000,
 ];

@@ -29,7 +29,7 @@ export class TasksController {
     idempotent: true,
   })
   async create(@CurrentWorkspace() workspaceId: string, @Body() dto: CreateTaskDto): Promise<TaskEnvelopeDto> {
-    return { task: TaskResponseDto.from(await this.tasks.create(workspaceId, dto), new Date()) };
+    return { task: TaskResponseDto.from(await this.tasks.create(workspaceId, dto)) };
   }
 
   @Get()
@@ -47,8 +47,7 @@ export class TasksController {
   ): Promise<TaskListDto> {
     const { items, nextCursor } = await this.tasks.list(workspaceId, query);
     linkNextPage(nextCursor);
-    const now = new Date();
-    return { tasks: items.map((task) => TaskResponseDto.from(task, now)) };
+    return { tasks: items.map((task) => TaskResponseDto.from(task)) };
   }
 
   @Get(':taskId')
@@ -60,7 +59,7 @@ export class TasksController {
     errors: [403, 404],
   })
   async get(@CurrentWorkspace() workspaceId: string, @Param('taskId', taskIdPipe) taskId: string): Promise<TaskEnvelopeDto> {
-    return { task: TaskResponseDto.from(await this.tasks.get(workspaceId, taskId), new Date()) };
+    return { task: TaskResponseDto.from(await this.tasks.get(workspaceId, taskId)) };
   }
 
   @Patch(':taskId')
@@ -78,7 +77,7 @@ export class TasksController {
     @Param('taskId', taskIdPipe) taskId: string,
     @Body() dto: UpdateTaskDto,
   ): Promise<TaskEnvelopeDto> {
-    return { task: TaskResponseDto.from(await this.tasks.update(workspaceId, taskId, dto), new Date()) };
+    return { task: TaskResponseDto.from(await this.tasks.update(workspaceId, taskId, dto)) };
   }
 
   @Delete(':taskId')
@@ -91,6 +90,6 @@ export class TasksController {
     errors: [403, 404],
   })
   async remove(@CurrentWorkspace() workspaceId: string, @Param('taskId', taskIdPipe) taskId: string): Promise<TaskEnvelopeDto> {
-    return { task: TaskResponseDto.from(await this.tasks.remove(workspaceId, taskId), new Date()) };
+    return { task: TaskResponseDto.from(await this.tasks.remove(workspaceId, taskId)) };
   }
 }

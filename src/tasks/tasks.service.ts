@@ -27,15 +27,12 @@ export class TasksService {
 
   /** In the thread named by `threadId`, or in a new thread made in the same transaction. */
   async create(workspaceId: string, { title, message, schedule, threadId, key = '' }: CreateTaskDto): Promise<Task> {
-    const record = {
-      title,
-      message,
+    const written = {
       scheduleStart: schedule.start,
       scheduleTimeZone: await this.zoneNames.storedName(schedule.timeZone),
       recurrenceRules: (schedule.recurrenceRules ?? []).map(({ frequency }) => ({ frequency })),
-      key,
     };
-    computeDerivedValues(record);
+    const record = { title, message, key, ...written, nextRunAt: storedNextRun(written) };
     if (threadId !== undefined) {
       return this.tasks
         .insert(workspaceId, { ...record, threadId })
@@ -65,7 +62,7 @@ export class TasksService {
         const stored = orNotFound(await tasks.lockOneBy(workspaceId, { id: taskId }), 'Task');
         const changed = changedColumns(stored, { ...requestedColumns(changes), scheduleTimeZone: timeZone });
         if (Object.keys(changed).length === 0) return stored;
-        computeDerivedValues({ ...stored, ...changed });
+        if (SCHEDULE_COLUMNS.some((column) => column in changed)) changed.nextRunAt = storedNextRun({ ...stored, ...changed });
         return orNotFound(await tasks.update(workspaceId, { id: taskId }, changed), 'Task');
       })
       .catch((error: unknown) => translateForeignKeyViolation(error, UNKNOWN_THREAD));
@@ -89,10 +86,13 @@ function requestedColumns({ title, message, key, threadId, schedule }: UpdateTas
   };
 }
 
+const SCHEDULE_COLUMNS = ['scheduleStart', 'scheduleTimeZone', 'recurrenceRules'] as const;
+
 /**
- * What a response derives from a row (nextRunAt), computed before the row is written: a schedule
- * it fails on answers an error with nothing stored, never a stored task that every read then fails on.
+ * The first run at or after the write, stored with the schedule: a read shows it as stored, so no
+ * schedule, however costly, is computed on a read (issue 26). A schedule it fails on answers an
+ * error with nothing stored.
  */
-function computeDerivedValues({ scheduleStart, scheduleTimeZone, recurrenceRules }: Pick<Task, 'scheduleStart' | 'scheduleTimeZone' | 'recurrenceRules'>): void {
-  nextRunAt({ start: scheduleStart, timeZone: scheduleTimeZone, recurrenceRules }, new Date());
+function storedNextRun({ scheduleStart, scheduleTimeZone, recurrenceRules }: Pick<Task, (typeof SCHEDULE_COLUMNS)[number]>): Date | null {
+  return nextRunAt({ start: scheduleStart, timeZone: scheduleTimeZone, recurrenceRules }, new Date());
 }

@@ -68,6 +68,7 @@ describe('Pagination of every list', () => {
   /**
    * Inserts `count` tasks in one statement, titled `${prefix} 1` … `${prefix} count`. `createdAt` is an SQL
    * expression of the row number n; left out, every row gets the statement's now() and only the id orders them.
+   * Each stores the next run the service computes for that schedule when it is written.
    */
   const seedTasks = async (
     count: number,
@@ -75,8 +76,8 @@ describe('Pagination of every list', () => {
   ): Promise<string[]> => {
     const threadId = await newThread(workspace);
     const rows: { id: string }[] = await t.app.get(DataSource).query(
-      `INSERT INTO tasks (workspace_id, thread_id, title, message, schedule_start, schedule_time_zone, recurrence_rules, key, created_at, updated_at)
-       SELECT $1, $2, $3 || ' ' || n, 'Message ' || n, '2030-01-01T09:00:00', 'Europe/Berlin', '[]', $4, ${createdAt}, ${createdAt}
+      `INSERT INTO tasks (workspace_id, thread_id, title, message, schedule_start, schedule_time_zone, recurrence_rules, next_run_at, key, created_at, updated_at)
+       SELECT $1, $2, $3 || ' ' || n, 'Message ' || n, '2030-01-01T09:00:00', 'Europe/Berlin', '[]', '2030-01-01T08:00:00Z', $4, ${createdAt}, ${createdAt}
        FROM generate_series(1, $5::int) AS n
        RETURNING id`,
       [workspace, threadId, prefix, key, count],

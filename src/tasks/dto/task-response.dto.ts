@@ -1,7 +1,7 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ApiIdProperty, ApiTimestampProperty } from '../../openapi/api-properties.js';
 import type { Task } from '../entities/task.entity.js';
-import { NEXT_RUN_RULE, nextRunAt } from '../schedule/next-run.js';
+import { NEXT_RUN_RULE } from '../schedule/next-run.js';
 import { RECURRENCE_FREQUENCIES, type RecurrenceFrequency } from '../schedule/recurrence.js';
 import { LOCAL_DATE_TIME_PATTERN } from './schedule.dto.js';
 
@@ -56,7 +56,7 @@ export class TaskResponseDto {
   @ApiTimestampProperty()
   updatedAt: string;
 
-  static from(task: Task, now: Date): TaskResponseDto {
+  static from(task: Task): TaskResponseDto {
     const schedule = {
       start: task.scheduleStart,
       timeZone: task.scheduleTimeZone,
@@ -69,7 +69,7 @@ export class TaskResponseDto {
       schedule,
       threadId: task.threadId,
       key: task.key,
-      nextRunAt: nextRunAt(schedule, now)?.toISOString() ?? null,
+      nextRunAt: task.nextRunAt?.toISOString() ?? null,
       createdAt: task.createdAt.toISOString(),
       updatedAt: task.updatedAt.toISOString(),
     };

@@ -28,4 +28,8 @@ export class Task extends TimestampedEntity {
 
   @Column({ type: 'text' })
   key: string;
+
+  /** Computed from the schedule when the schedule is written (nextRunAt), never when the task is read. */
+  @Column({ name: 'next_run_at', type: 'timestamptz', precision: 3, nullable: true })
+  nextRunAt: Date | null;
 }

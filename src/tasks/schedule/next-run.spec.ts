@@ -1,4 +1,5 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { IANAZone } from 'luxon';
 import { nextRunAt } from './next-run.js';
 import type { RecurrenceFrequency } from './recurrence.js';
 
@@ -44,6 +45,50 @@ describe('nextRunAt', () => {
 
     it('a one-off start inside the skipped hour runs when the gap ends', () => {
       expect(next(schedule('2026-03-08T02:15:00', 'America/New_York'), '2026-03-01T00:00:00Z')).toBe('2026-03-08T07:00:00.000Z');
+    });
+  });
+
+  describe('a start inside a daylight-saving gap', () => {
+    const tenHourly = (start: string, timeZone: string) => schedule(start, timeZone, ...Array<RecurrenceFrequency>(10).fill('hourly'));
+
+    it('runs when the gap ends, then every hour from there, with ten rules as with one', () => {
+      for (const gap of [schedule('2026-03-08T02:30:00', 'America/New_York', 'hourly'), tenHourly('2026-03-08T02:30:00', 'America/New_York')]) {
+        expect(next(gap, '2026-03-08T06:00:00Z')).toBe('2026-03-08T07:00:00.000Z');
+        expect(next(gap, '2026-03-08T07:00:00.001Z')).toBe('2026-03-08T08:00:00.000Z');
+      }
+    });
+
+    it('ends a gap of half an hour (Australia/Lord_Howe) and one of a whole day (Pacific/Apia, 2011) where the zone’s data does', () => {
+      expect(next(schedule('2026-10-04T02:15:00', 'Australia/Lord_Howe'), '2026-01-01T00:00:00Z')).toBe('2026-10-03T15:30:00.000Z');
+      expect(next(schedule('2011-12-30T12:00:00', 'Pacific/Apia'), '2011-01-01T00:00:00Z')).toBe('2011-12-30T10:00:00.000Z');
+      expect(next(schedule('2011-12-30T12:00:00', 'Pacific/Apia', 'daily'), '2011-12-30T10:00:00.001Z')).toBe('2011-12-30T22:00:00.000Z');
+    });
+
+    describe('costs the zone data once', () => {
+      const offsets = () => jest.spyOn(IANAZone.prototype, 'offset');
+      afterEach(() => {
+        jest.restoreAllMocks();
+      });
+
+      it('with one rule', () => {
+        const gap = schedule('2027-03-14T02:30:00', 'America/Chicago', 'hourly');
+        const asked = offsets();
+        expect(next(gap, '2027-03-01T00:00:00Z')).toBe('2027-03-14T08:00:00.000Z');
+        expect(asked.mock.calls.length).toBeLessThanOrEqual(20);
+        asked.mockClear();
+        expect(next(gap, '2027-03-01T00:00:00Z')).toBe('2027-03-14T08:00:00.000Z');
+        expect(asked).not.toHaveBeenCalled();
+      });
+
+      it('with ten rules of one frequency, which run as one', () => {
+        const gap = tenHourly('2027-03-14T02:30:00', 'America/Denver');
+        const asked = offsets();
+        expect(next(gap, '2027-03-01T00:00:00Z')).toBe('2027-03-14T09:00:00.000Z');
+        expect(asked.mock.calls.length).toBeLessThanOrEqual(20);
+        asked.mockClear();
+        expect(next(gap, '2027-03-14T09:30:00Z')).toBe('2027-03-14T10:00:00.000Z');
+        expect(asked).not.toHaveBeenCalled();
+      });
     });
   });
 

@@ -2,6 +2,7 @@ import { IANAZone } from 'luxon';
 import { type LocalDateTime, parseLocalDateTime } from './local-date-time.js';
 import type { RecurrenceFrequency, Schedule } from './recurrence.js';
 import { canonicalTimeZoneOf } from './time-zone.js';
+import { firstChangeAfter, offsetAt } from './zone-offsets.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -11,36 +12,41 @@ const LAST_INSTANT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /** The rule, as the OpenAPI document states it. */
 export const NEXT_RUN_RULE =
-  'The next run at or after the time of the response (RFC 3339 UTC), or null once a task without recurrence rules has run ' +
-  '(or when the next run would fall after 9999-12-31T23:59:59Z). ' +
+  'The first run at or after the time the schedule was last written (RFC 3339 UTC), or null when there is none: a task without ' +
+  'recurrence rules whose start had passed, or a run after 9999-12-31T23:59:59Z. It is computed when the schedule is written, never ' +
+  'when the task is read: once its time has passed it is shown unchanged until the schedule is written again. ' +
   '`start` and every later run are wall-clock times in `timeZone`: daily and weekly keep the time of day; monthly and yearly keep the day ' +
   'of the month, clamped to the month’s last day (a task started on 31 January runs on 28 or 29 February, then on 31 March); hourly runs ' +
   'every 60 minutes of elapsed time from the first run. A time skipped by a daylight-saving change runs at the first instant after the gap ' +
   '(02:30 on a day when 02:00 jumps to 03:00 runs at 03:00); a time that happens twice runs once, at its first occurrence. With several ' +
   'rules the task runs at the times of each.';
 
-/** See NEXT_RUN_RULE. Time-zone offsets come from luxon, which reads the IANA database through Intl. */
-export function nextRunAt(schedule: Schedule, now: Date): Date | null {
+/**
+ * See NEXT_RUN_RULE: the first run at or after `from`, or null. The run after an occurrence X is
+ * nextRunAt(schedule, X + 1 ms), instants being whole milliseconds. Time-zone offsets come from
+ * luxon, which reads the IANA database through Intl.
+ */
+export function nextRunAt(schedule: Schedule, from: Date): Date | null {
   const start = parseLocalDateTime(schedule.start);
   if (start === undefined) throw new Error(`A stored schedule has an invalid start: ${schedule.start}`);
   // luxon keeps each zone it is asked for by name for ever: it is only asked for canonical names.
   const zone = IANAZone.create(canonicalTimeZoneOf(schedule.timeZone));
-  const at = now.getTime();
-  const next =
-    schedule.recurrenceRules.length === 0
-      ? instantOf(start, zone)
-      : Math.min(...schedule.recurrenceRules.map(({ frequency }) => nextOccurrence(start, zone, frequency, at)));
+  const at = from.getTime();
+  const first = instantOf(start, zone);
+  // Ten rules of one frequency run at the times of one.
+  const frequencies = new Set(schedule.recurrenceRules.map(({ frequency }) => frequency));
+  let next = frequencies.size === 0 ? first : Infinity;
+  for (const frequency of frequencies) next = Math.min(next, nextOccurrence(start, first, zone, frequency, at));
   return next >= at && next <= LAST_INSTANT ? new Date(next) : null;
 }
 
-function nextOccurrence(start: LocalDateTime, zone: IANAZone, frequency: RecurrenceFrequency, at: number): number {
-  if (frequency === 'hourly') {
-    const first = instantOf(start, zone);
-    return first >= at ? first : first + Math.ceil((at - first) / HOUR) * HOUR;
-  }
+/** The first occurrence at or after `at` (or past LAST_INSTANT) of a rule whose first run is `first`, the instant of `start`. */
+function nextOccurrence(start: LocalDateTime, first: number, zone: IANAZone, frequency: RecurrenceFrequency, at: number): number {
+  if (first >= at) return first;
+  if (frequency === 'hourly') return first + Math.ceil((at - first) / HOUR) * HOUR;
   const nowOnTheWall = at + offsetAt(zone, at) * MINUTE;
   // Occurrence k-1 of the estimate is at least a day before now, so the search starts at k.
-  for (let k = Math.max(0, periodsBetween(start, nowOnTheWall, frequency)); ; k++) {
+  for (let k = Math.max(1, periodsBetween(start, nowOnTheWall, frequency)); ; k++) {
     const occurrence = instantOf(shifted(start, frequency, k), zone);
     if (occurrence >= at || occurrence > LAST_INSTANT) return occurrence;
   }
@@ -90,58 +96,7 @@ function instantOf(local: LocalDateTime, zone: IANAZone): number {
   const offsets = [...new Set([wall - DAY, wall, wall + DAY].map((instant) => offsetAt(zone, instant)))];
   const matching = offsets.map((offset) => wall - offset * MINUTE).filter((instant) => offsetAt(zone, instant) * MINUTE === wall - instant);
   if (matching.length > 0) return Math.min(...matching);
-  return endOfGap(zone, wall - Math.max(...offsets) * MINUTE, wall - Math.min(...offsets) * MINUTE);
-}
-
-/** The first millisecond after `before` whose offset differs from the one at `before`. */
-function endOfGap(zone: IANAZone, before: number, after: number): number {
-  const offsetBefore = zone.offset(before);
-  let [low, high] = [before, after];
-  while (high - low > 1) {
-    const middle = Math.floor((low + high) / 2);
-    if (zone.offset(middle) === offsetBefore) low = middle;
-    else high = middle;
-  }
-  return high;
-}
-
-/**
- * Per zone name, the offset of each hour known to have one offset throughout; at most
- * MAX_CACHED_HOURS in all (a few MB). A page of 1,000 tasks in 418 zones with ten rules each asks
- * about some 31,500 hours: with room for 10,000 the cache was emptied on every such page, which then
- * took 400 ms instead of 40.
- */
-const offsetsByHour = new Map<string, Map<number, number>>();
-const MAX_CACHED_HOURS = 100_000;
-let cachedHours = 0;
-
-/**
- * The zone's offset in minutes at an instant. Asking the IANA data through Intl costs microseconds,
- * and a list of tasks asks about the same few hours again and again: an hour whose first and last
- * millisecond share an offset has that offset throughout, and is remembered.
- */
-function offsetAt(zone: IANAZone, instant: number): number {
-  const hour = Math.floor(instant / HOUR);
-  const known = offsetsByHour.get(zone.name)?.get(hour);
-  if (known !== undefined) return known;
-  const offset = zone.offset(hour * HOUR);
-  if (zone.offset((hour + 1) * HOUR - 1) !== offset) return zone.offset(instant);
-  rememberOffset(zone.name, hour, offset);
-  return offset;
-}
-
-function rememberOffset(zoneName: string, hour: number, offset: number): void {
-  if (cachedHours >= MAX_CACHED_HOURS) {
-    offsetsByHour.clear();
-    cachedHours = 0;
-  }
-  let hours = offsetsByHour.get(zoneName);
-  if (hours === undefined) {
-    hours = new Map();
-    offsetsByHour.set(zoneName, hours);
-  }
-  hours.set(hour, offset);
-  cachedHours += 1;
+  return firstChangeAfter(zone, wall - Math.max(...offsets) * MINUTE, wall - Math.min(...offsets) * MINUTE);
 }
 
 /** A wall-clock time as milliseconds on a clock without zones, for calendar arithmetic. */
