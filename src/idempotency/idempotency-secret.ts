@@ -1,7 +1,7 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { AppConfig } from '../config/app-config.js';
-import { SecretCipher } from '../secrets/secret-cipher.js';
+import { SecretCipher, SecretUnreadableError } from '../secrets/secret-cipher.js';
 import { IdempotencyRecords } from './idempotency-records.js';
 
 const SECRET_BYTES = 32;
@@ -11,12 +11,14 @@ const SECRET_BYTES = 32;
  * One for the database, made by the first replica to start and stored sealed under
  * ENCRYPTION_KEY like every secret at rest: `npm run secrets:reencrypt` rewraps it, so a record is
  * found and opened under the same secret whatever key rotation happened in its lifetime and
- * whichever replica answers. It is made and read at start-up, not by a request: a refused request
- * writes nothing, and a replica whose keys cannot open the stored secret stops there, saying which
- * key it needs, rather than answering 500 to every retry.
+ * whichever replica answers. It is made at start-up, not by a request, so that a refused request
+ * writes nothing. A replica whose keys cannot open it still starts, as it does with other rows it
+ * cannot open: it says at once which key it needs, and answers 500 to requests with an
+ * Idempotency-Key until it is given that key.
  */
 @Injectable()
 export class IdempotencySecret implements OnModuleInit {
+  private readonly logger = new Logger('Idempotency');
   private readonly cipher: SecretCipher;
   private loading: Promise<Buffer> | undefined;
 
@@ -28,7 +30,10 @@ export class IdempotencySecret implements OnModuleInit {
   }
 
   async onModuleInit(): Promise<void> {
-    await this.value();
+    await this.value().catch((error: unknown) => {
+      if (!(error instanceof SecretUnreadableError)) throw error;
+      this.logger.warn(`The idempotency secret cannot be opened: ${error.message}`);
+    });
   }
 
   /** Read once per process; a failure (no database, no key that opens it) is tried again on the next use. */
