@@ -43,20 +43,23 @@ const TUNED: Platform = {
   },
 };
 
-/**
- * pg's `query_timeout` fails a query that waited too long; the pool then drops its connection
- * (pg-pool releases a client whose query failed), and the transactions' query runners give theirs
- * up the same way (request-transaction.ts).
- */
+/** stdout as pino makes it by default (an asynchronous sonic-boom), made here so that text can follow the lines on it. */
+let pinoStdout: ReturnType<typeof pino.destination> | undefined;
+
+function stdout(): ReturnType<typeof pino.destination> {
+  return (pinoStdout ??= pino.destination({ dest: 1, sync: false }));
+}
+
 const STOCK: Platform = {
   tuned: false,
   httpAdapter: () => new ExpressAdapter(),
   poolOptions: (queryDeadlineMs) => ({ query_timeout: queryDeadlineMs }),
   namedStatement: ({ name, text }) => ({ name, text }),
-  jsonLogger: (options) => pino(options),
+  jsonLogger: (options) => pino(options, stdout()),
   logLine: (logger, level, fields, message) => logger[level](fields, message),
-  writeAfterLogged(logger, text) {
-    logger.flush(() => process.stdout.write(text));
+  writeAfterLogged(_, text) {
+    stdout().write(text);
+    stdout().flush();
   },
 };
 
