@@ -1,8 +1,9 @@
-// npm run bench: the service against the floor (bench/floor.mjs), route by route, with autocannon.
+// npm run bench: the service, tuned and stock (PLATFORM_TUNED=false, the same build), against the
+// floor (bench/floor.mjs), route by route, with autocannon.
 // On PostgreSQL when DATABASE_URL names a server (a database of its own is created there and
 // dropped after), else on the embedded default; the rate limit in Redis when REDIS_URL is set; both
 // sides on the image's Node.js (bench/image-node.mjs). BENCH_DURATION (seconds per run, default 10) and
-// BENCH_ROUNDS (service/floor alternations per route, default 2) trade time for steadiness.
+// BENCH_ROUNDS (tuned/stock/floor alternations per route, default 2) trade time for steadiness.
 import autocannon from 'autocannon';
 import { execFile } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -19,6 +20,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONNECTIONS = 32;
 const TARGETS = { read: 0.9, write: 0.8, p99: 1.25 };
 const HEADERS = { Authorization: `Bearer ${PRIVATE_KEY}`, 'Content-Type': 'application/json' };
+/** The stock column: the same build on the public APIs of pg, Express and pino alone (src/platform/). */
+const STOCK = { PLATFORM_TUNED: 'false' };
 
 const backend = process.env.DATABASE_URL ? 'postgresql' : 'embedded';
 const rateLimitStore = process.env.REDIS_URL ? 'redis' : 'memory';
@@ -38,22 +41,25 @@ async function onPostgres(serverUrl) {
   const ids = await seed(first.url);
   await stopProcess(first);
   const service = await startService(env);
+  const stock = await startService({ ...env, ...STOCK });
   const floor = await startProcess('bench/floor.mjs', env);
   return {
     service,
+    stock,
     floor,
     ids,
     startup: { firstStartMs: first.healthyAfterMs, restartMs: service.healthyAfterMs },
     cleanUp: async () => {
-      await Promise.all([stopProcess(service), stopProcess(floor)]);
+      await Promise.all([stopProcess(service), stopProcess(stock), stopProcess(floor)]);
       await onServer(serverUrl, `DROP DATABASE ${database}`);
     },
   };
 }
 
 /**
- * The floor gets a copy of the seeded data directory, with its own embedded PostgreSQL: one cluster
- * belongs to one process. `cp -a` keeps the cluster's owner, which PostgreSQL insists on.
+ * The floor and the stock service get a copy each of the seeded data directory, with its own
+ * embedded PostgreSQL: one cluster belongs to one process. `cp -a` keeps the cluster's owner, which
+ * PostgreSQL insists on.
  */
 async function onEmbedded() {
   const scratch = await mkdtemp(join(tmpdir(), 'amc-bench-'));
@@ -64,15 +70,18 @@ async function onEmbedded() {
   const ids = await seed(first.url);
   await stopProcess(first);
   await run('cp', ['-a', join(scratch, 'service'), join(scratch, 'floor')]);
+  await run('cp', ['-a', join(scratch, 'service'), join(scratch, 'stock')]);
   const service = await startService(env);
+  const stock = await startService({ DATA_DIR: join(scratch, 'stock'), ...STOCK });
   const floor = await startProcess('bench/floor.mjs', { FLOOR_DATA_DIR: join(scratch, 'floor') });
   return {
     service,
+    stock,
     floor,
     ids,
     startup: { firstStartMs: first.healthyAfterMs, restartMs: service.healthyAfterMs },
     cleanUp: async () => {
-      await Promise.all([stopProcess(service), stopProcess(floor)]);
+      await Promise.all([stopProcess(service), stopProcess(stock), stopProcess(floor)]);
       await rm(scratch, { recursive: true, force: true });
     },
   };
@@ -108,21 +117,21 @@ function routesFor({ assistantId, mcpServerId, taskId }) {
   ];
 }
 
-async function benchmark({ service, floor, ids, startup }) {
+async function benchmark({ service, stock, floor, ids, startup }) {
   const memory = { afterWarmUpMb: 0, underLoadMb: 0 };
   const rows = [];
   for (const { route, kind, requests } of routesFor(ids)) {
-    await load(service.url, requests, 2);
-    await load(floor.url, requests, 2);
+    for (const side of [service, stock, floor]) await load(side.url, requests, 2);
     if (rows.length === 0) memory.afterWarmUpMb = await residentMegabytes(service.child.pid);
-    const runs = { service: [], floor: [] };
+    const runs = { service: [], stock: [], floor: [] };
     for (let round = 0; round < ROUNDS; round++) {
       const sampling = sampleMemory(service.child.pid);
       runs.service.push(await load(service.url, requests, DURATION));
       memory.underLoadMb = Math.max(memory.underLoadMb, await sampling.stop());
+      runs.stock.push(await load(stock.url, requests, DURATION));
       runs.floor.push(await load(floor.url, requests, DURATION));
     }
-    rows.push({ route, kind, service: summary(runs.service), floor: summary(runs.floor) });
+    rows.push({ route, kind, service: summary(runs.service), stock: summary(runs.stock), floor: summary(runs.floor) });
   }
   return { backend, rateLimitStore, node: await imageNodeVersion(), connections: CONNECTIONS, durationSeconds: DURATION, rounds: ROUNDS, startup, memory, rows };
 }
@@ -156,18 +165,21 @@ function sampleMemory(pid) {
 
 async function report(results) {
   const lines = [
-    `backend: ${results.backend}; rate limit counted in ${results.rateLimitStore}; Node.js ${results.node} (the image's) for both; ${CONNECTIONS} connections; ${ROUNDS} × ${DURATION} s per side and route, alternating`,
-    '| route | service req/s | floor req/s | ratio | service p50/p99 ms | floor p50/p99 ms | p99 ratio | failures | target |',
-    '|---|---|---|---|---|---|---|---|---|',
+    `backend: ${results.backend}; rate limit counted in ${results.rateLimitStore}; Node.js ${results.node} (the image's) for all three; ${CONNECTIONS} connections; ${ROUNDS} × ${DURATION} s per side and route, alternating`,
+    'Ratios are to the floor; the target is the tuned service\'s. Stock is the same build with PLATFORM_TUNED=false.',
+    '| route | floor req/s | tuned req/s | stock req/s | tuned ratio | stock ratio | tuned / stock | floor p50/p99 ms | tuned p50/p99 ms | stock p50/p99 ms | tuned p99 ratio | stock p99 ratio | failures tuned / stock / floor | target |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
-  for (const { route, kind, service, floor } of results.rows) {
+  const latency = ({ p50Ms, p99Ms }) => `${p50Ms.toFixed(1)} / ${p99Ms.toFixed(1)}`;
+  for (const { route, kind, service, stock, floor } of results.rows) {
     const ratio = service.requestsPerSecond / floor.requestsPerSecond;
     const p99Ratio = service.p99Ms / floor.p99Ms;
     const met = ratio >= TARGETS[kind] && p99Ratio <= TARGETS.p99 && service.failures === 0;
     lines.push(
-      `| ${route} | ${service.requestsPerSecond.toFixed(0)} | ${floor.requestsPerSecond.toFixed(0)} | ${ratio.toFixed(2)} | ` +
-        `${service.p50Ms.toFixed(1)} / ${service.p99Ms.toFixed(1)} | ${floor.p50Ms.toFixed(1)} / ${floor.p99Ms.toFixed(1)} | ${p99Ratio.toFixed(2)} | ` +
-        `${service.failures} / ${floor.failures} | ${met ? 'met' : `missed (${kind} ≥ ${TARGETS[kind]}×, p99 ≤ ${TARGETS.p99}×)`} |`,
+      `| ${route} | ${floor.requestsPerSecond.toFixed(0)} | ${service.requestsPerSecond.toFixed(0)} | ${stock.requestsPerSecond.toFixed(0)} | ` +
+        `${ratio.toFixed(2)} | ${(stock.requestsPerSecond / floor.requestsPerSecond).toFixed(2)} | ${(service.requestsPerSecond / stock.requestsPerSecond).toFixed(2)} | ` +
+        `${latency(floor)} | ${latency(service)} | ${latency(stock)} | ${p99Ratio.toFixed(2)} | ${(stock.p99Ms / floor.p99Ms).toFixed(2)} | ` +
+        `${service.failures} / ${stock.failures} / ${floor.failures} | ${met ? 'met' : `missed (${kind} ≥ ${TARGETS[kind]}×, p99 ≤ ${TARGETS.p99}×)`} |`,
     );
   }
   lines.push(

@@ -8,13 +8,15 @@ import { AppModule } from './app.module.js';
 import { answerUnparsableRequestsWithJson } from './http/unparsable-requests.js';
 import { stampAndRecord } from './http/stamp-and-record.middleware.js';
 import { JsonBodyAndQueryGuard } from './http/json-body-and-query.guard.js';
-import { ServiceExpressAdapter } from './http/service-express.adapter.js';
 import { onlySwaggerUiFiles } from './openapi/swagger-ui-files.js';
 import { answerUnknownRoute } from './http/unknown-route.js';
+import { setDeadlines } from './http/http-deadlines.js';
+import { routeByPathAndQuery } from './http/request-target.js';
 import type { AppConfig } from './config/app-config.js';
 import { createRootLogger, nestLoggerOnto } from './logging/root-logger.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
 import { buildApiDocument } from './openapi/api-document.js';
+import { platformFor } from './platform/platform.js';
 
 /** Every route is under /api/cloud but the health checks and the metrics; the app and the OpenAPI writer share this. */
 export function setGlobalPrefix(app: INestApplication): void {
@@ -23,23 +25,27 @@ export function setGlobalPrefix(app: INestApplication): void {
 
 /** The app, initialised, as main.ts serves it and as the e2e suites test it: same module, same HTTP pipeline. */
 export async function createApp(config: AppConfig, logger: RootLogger = createRootLogger(config)): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new ServiceExpressAdapter(config.requestBodyTimeoutMs), {
+  const platform = platformFor(config.platformTuned);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), platform.httpAdapter(), {
     bodyParser: false,
     logger: nestLoggerOnto(logger),
   });
+  const server = app.getHttpServer() as Server;
+  server.prependListener('request', routeByPathAndQuery);
+  setDeadlines(server, config.requestBodyTimeoutMs);
   // An ETag would hash every response body, and no client of this API revalidates with If-None-Match.
   app.set('etag', false);
   // Before anything reads request.ip: the rate limits and the log line see the client, not the load balancer.
   app.set('trust proxy', config.trustProxy);
   setGlobalPrefix(app);
-  app.use(stampAndRecord(logger, app.get(ServiceMetrics)));
+  app.use(stampAndRecord(logger, app.get(ServiceMetrics), platform));
   // After routing and the other guards (theirs are the modules' APP_GUARDs, registered already):
   // a request without a route, a valid key or an allowance never has its body read.
   app.useGlobalGuards(new JsonBodyAndQueryGuard(config.requestBodyTimeoutMs));
   if (config.docsEnabled) setUpOpenApi(app);
   await app.init();
   app.use(answerUnknownRoute);
-  answerUnparsableRequestsWithJson(app.getHttpServer() as Server);
+  answerUnparsableRequestsWithJson(server);
   return app;
 }
 

@@ -5,7 +5,8 @@ import { closeGracefullyOnSignals, createApp } from './app.factory.js';
 import { BootstrapService } from './bootstrap/bootstrap.service.js';
 import { startBanner } from './bootstrap/start-banner.js';
 import { AppConfig, ConfigError } from './config/app-config.js';
-import { createRootLogger, writeAfterLogged } from './logging/root-logger.js';
+import { createRootLogger } from './logging/root-logger.js';
+import { platformFor } from './platform/platform.js';
 
 function loadConfig(): AppConfig {
   try {
@@ -27,7 +28,7 @@ try {
   const { port } = app.getHttpServer().address() as AddressInfo;
   logger.log(`Listening on port ${port}${config.docsEnabled ? '; Swagger UI at /docs' : ''}`);
   const keys = app.get(BootstrapService).takeIssuedKeys();
-  if (keys !== null) writeAfterLogged(rootLogger, startBanner(port, keys, config.docsEnabled));
+  if (keys !== null) platformFor(config.platformTuned).writeAfterLogged(rootLogger, startBanner(port, keys, config.docsEnabled));
 } catch (error) {
   logger.fatal(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);

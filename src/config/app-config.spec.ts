@@ -35,6 +35,7 @@ describe('AppConfig.fromEnvironment', () => {
       docsEnabled: true,
       requestBodyTimeoutMs: 20_000,
       shutdownTimeoutMs: 20_000,
+      platformTuned: true,
     });
   });
 
@@ -65,6 +66,7 @@ describe('AppConfig.fromEnvironment', () => {
       DOCS_ENABLED: 'FALSE',
       REQUEST_BODY_TIMEOUT_SECONDS: '5',
       SHUTDOWN_TIMEOUT_SECONDS: '25',
+      PLATFORM_TUNED: 'false',
     });
     expect({ ...config }).toEqual({
       port: 8080,
@@ -92,6 +94,7 @@ describe('AppConfig.fromEnvironment', () => {
       docsEnabled: false,
       requestBodyTimeoutMs: 5_000,
       shutdownTimeoutMs: 25_000,
+      platformTuned: false,
     });
   });
 

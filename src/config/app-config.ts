@@ -57,6 +57,8 @@ export class AppConfig {
   readonly requestBodyTimeoutMs: number;
   /** After SIGTERM, how long in-flight requests may take before their connections are closed. */
   readonly shutdownTimeoutMs: number;
+  /** The tunings that lean on internals of pg, Express and pino (src/platform/); false runs on their public APIs alone. */
+  readonly platformTuned: boolean;
 
   private constructor(values: AppConfig) {
     Object.assign(this, values);
@@ -96,6 +98,7 @@ export class AppConfig {
       docsEnabled: flag(env, 'DOCS_ENABLED', true),
       requestBodyTimeoutMs: boundedInteger(env, 'REQUEST_BODY_TIMEOUT_SECONDS', 20, 1, MAX_REQUEST_BODY_TIMEOUT_SECONDS) * 1000,
       shutdownTimeoutMs: boundedInteger(env, 'SHUTDOWN_TIMEOUT_SECONDS', 20, 1, MAX_SHUTDOWN_TIMEOUT_SECONDS) * 1000,
+      platformTuned: flag(env, 'PLATFORM_TUNED', true),
     });
   }
 }

@@ -1,7 +1,6 @@
 import type { DataSourceOptions } from 'typeorm';
-import { DeadlineClient } from './deadline-client.js';
+import type { Platform } from '../platform/platform.js';
 import { ENTITIES, MIGRATIONS } from './schema.js';
-import { SERVICE_TYPE_PARSERS } from './timestamp-parser.js';
 
 /** Connections per process to a PostgreSQL server: enough to keep both cores busy while requests wait on I/O. */
 export const POOL_SIZE = 10;
@@ -28,8 +27,13 @@ export const QUERY_DEADLINE_MS = 4000;
  */
 const STATEMENT_TIMEOUT_MARGIN_MS = 1000;
 
-/** One definition for the app and the TypeORM CLI. Migrations run at start-up under a lock, never `synchronize`. */
-export function dataSourceOptions(url: string, poolSize = POOL_SIZE, queryDeadlineMs: number | null = QUERY_DEADLINE_MS): DataSourceOptions {
+/**
+ * One definition for the app and the TypeORM CLI. Migrations run at start-up under a lock, never
+ * `synchronize`. The pool that serves requests has the query deadline, kept as its platform
+ * (`requests`) keeps it; without one (migrations, the CLI) there is no deadline, and pg's own client
+ * and parsers.
+ */
+export function dataSourceOptions(url: string, poolSize: number, requests: Platform | null): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -41,10 +45,8 @@ export function dataSourceOptions(url: string, poolSize = POOL_SIZE, queryDeadli
     extra: {
       max: poolSize,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      queryDeadlineMs: queryDeadlineMs ?? undefined,
-      statement_timeout: queryDeadlineMs === null ? undefined : queryDeadlineMs - STATEMENT_TIMEOUT_MARGIN_MS,
-      Client: DeadlineClient,
-      types: SERVICE_TYPE_PARSERS,
+      statement_timeout: requests === null ? undefined : QUERY_DEADLINE_MS - STATEMENT_TIMEOUT_MARGIN_MS,
+      ...requests?.poolOptions(QUERY_DEADLINE_MS),
     },
   };
 }

@@ -2,6 +2,7 @@ import { type DynamicModule, type FactoryProvider, Global, Module, type OnApplic
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
+import { platformFor } from '../platform/platform.js';
 import { Database } from './database.js';
 import { DatabaseEndpoint } from './database-endpoint.js';
 import { dataSourceOptions } from './data-source-options.js';
@@ -24,7 +25,8 @@ const databaseProviders: FactoryProvider[] = [
   {
     provide: Database,
     inject: [DataSource, AppConfig],
-    useFactory: (dataSource: DataSource, config: AppConfig) => new Database(dataSource, new StatementNames(config.databasePreparedStatements)),
+    useFactory: (dataSource: DataSource, config: AppConfig) =>
+      new Database(dataSource, new StatementNames(config.databasePreparedStatements, platformFor(config.platformTuned).namedStatement)),
   },
   { provide: Transactions, inject: [DataSource], useFactory: (dataSource: DataSource) => new Transactions(dataSource) },
 ];
@@ -39,8 +41,8 @@ const databaseProviders: FactoryProvider[] = [
     DatabaseEndpointModule,
     TypeOrmModule.forRootAsync({
       imports: [DatabaseEndpointModule],
-      inject: [DatabaseEndpoint],
-      useFactory: (endpoint: DatabaseEndpoint) => dataSourceOptions(endpoint.url, endpoint.poolSize),
+      inject: [DatabaseEndpoint, AppConfig],
+      useFactory: (endpoint: DatabaseEndpoint, config: AppConfig) => dataSourceOptions(endpoint.url, endpoint.poolSize, platformFor(config.platformTuned)),
     }),
   ],
   providers: [SchemaMigrator, ...databaseProviders],

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { QueryConfig } from 'pg';
+import type { NamedStatement } from '../platform/named-statement.js';
 
 /** More distinct statements than the service's code writes; past it, statements go unnamed. */
 const MOST_NAMED_STATEMENTS = 500;
@@ -18,22 +19,6 @@ const RESULT_TYPE_CHANGED = { code: '0A000', routine: 'RevalidateCachedQuery' };
  */
 const POOLER_LOST_STATEMENT = new Set(['42P05', '26000']);
 
-/** A statement as it is sent: its text, and the name it is prepared under. */
-interface Prepared {
-  name: string;
-  text: string;
-}
-
-/**
- * The config pg is handed for a named statement, its values passed apart: its name and text are
- * inherited, so that it has no property of its own. pg copies every config it is given, property
- * by property through their descriptors: with three own properties that copy took about 6 µs of
- * GET /tasks/{id} (CPU profile, 4 connections), with none too little to show.
- */
-function configOf(prepared: Prepared): QueryConfig {
-  return Object.create(prepared) as QueryConfig;
-}
-
 /**
  * Names for the statements sent on the pool, so that each connection parses and plans a statement
  * once and then only binds and executes it: planning a list page cost PostgreSQL more than running
@@ -48,14 +33,18 @@ function configOf(prepared: Prepared): QueryConfig {
 export class StatementNames {
   private readonly configs = new Map<string, QueryConfig>();
 
-  constructor(private enabled: boolean) {}
+  constructor(
+    private enabled: boolean,
+    /** The config pg is handed for a named statement (the platform's). */
+    private readonly configOf: (statement: NamedStatement) => QueryConfig = ({ name, text }) => ({ name, text }),
+  ) {}
 
   /** What to send `text` as, with its values given apart: a config that names it, or the text alone. */
   statement(text: string): string | QueryConfig {
     if (!this.enabled) return text;
     let config = this.configs.get(text);
     if (config === undefined && this.configs.size < MOST_NAMED_STATEMENTS) {
-      config = configOf({ name: nameOf(text), text });
+      config = this.configOf({ name: nameOf(text), text });
       this.configs.set(text, config);
     }
     return config ?? text;
@@ -76,7 +65,7 @@ export class StatementNames {
     const { code, routine } = error as { code?: unknown; routine?: unknown };
     if (code === RESULT_TYPE_CHANGED.code && routine === RESULT_TYPE_CHANGED.routine) {
       const replanned = `/* replanned ${randomUUID()} */ ${text}`;
-      this.configs.set(text, configOf({ name: nameOf(replanned), text: replanned }));
+      this.configs.set(text, this.configOf({ name: nameOf(replanned), text: replanned }));
       return true;
     }
     if (typeof code !== 'string' || !POOLER_LOST_STATEMENT.has(code)) return false;

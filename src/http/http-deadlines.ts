@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerOptions } from 'node:http';
+import type { IncomingMessage, Server, ServerOptions } from 'node:http';
 
 /** The request line and headers must arrive within this of a request's first byte; else 408. */
 export const HEADERS_TIMEOUT_MS = 10_000;
@@ -21,6 +21,14 @@ export function deadlineOptions(bodyTimeoutMs: number): ServerOptions {
     requestTimeout: HEADERS_TIMEOUT_MS + bodyTimeoutMs + 5_000,
     connectionsCheckingInterval: 1_000,
   };
+}
+
+/**
+ * The same deadlines on a server made elsewhere (the app's, which Nest's adapter makes), before it
+ * listens: Node reads them from these properties of the server, the checking interval at `listen`.
+ */
+export function setDeadlines(server: Server, bodyTimeoutMs: number): void {
+  Object.assign(server, deadlineOptions(bodyTimeoutMs));
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { logRequest } from '../logging/request-logging.js';
 import { UNMATCHED_ROUTE } from '../metrics/request-tallies.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
+import type { Platform } from '../platform/platform.js';
 import { limitUnreadBody } from './http-deadlines.js';
 import { assignRequestId } from './request-id.js';
 import { setSecurityHeaders } from './security-headers.js';
@@ -14,7 +15,7 @@ import { setSecurityHeaders } from './security-headers.js';
  * the body it may have left unread. One middleware and one listener for all of it: each is paid on
  * every request.
  */
-export function stampAndRecord(logger: Logger, metrics: ServiceMetrics) {
+export function stampAndRecord(logger: Logger, metrics: ServiceMetrics, platform: Platform) {
   return (request: Request, response: Response, next: NextFunction): void => {
     const started = performance.now();
     assignRequestId(request, response);
@@ -27,7 +28,7 @@ export function stampAndRecord(logger: Logger, metrics: ServiceMetrics) {
       // mounted at the prefix: every route of the API is the app's own, so that one is no match.
       const route = request.baseUrl === '' ? (request.route as { path?: string } | undefined)?.path : undefined;
       if (response.writableFinished) metrics.recordRequest(request.method, route ?? UNMATCHED_ROUTE, response.statusCode, durationMs / 1000);
-      logRequest(logger, request, response, route, Math.round(durationMs));
+      logRequest(platform, logger, request, response, route, Math.round(durationMs));
       limitUnreadBody(request);
     });
     next();

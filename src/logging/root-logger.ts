@@ -4,18 +4,18 @@ import { pino, type Logger } from 'pino';
 import pinoPretty from 'pino-pretty';
 import type { AppConfig, LogFormat } from '../config/app-config.js';
 import { pinoLevel } from '../config/log-levels.js';
-import { JsonLinesInBlocks } from './json-lines.js';
+import { platformFor } from '../platform/platform.js';
 
 /**
- * One event per line on stdout: JSON (written asynchronously in blocks, see json-lines.ts), or on a
+ * One event per line on stdout: JSON (written as the platform writes it, see platform.ts), or on a
  * terminal readable lines. The readable stream is synchronous and in this thread: a pino transport
  * would run it in a worker that can lose the last lines when the process exits.
  * Nothing here logs a request or response object: request-logging.ts picks the fields it names.
  */
-export function createRootLogger({ logLevel, logFormat }: Pick<AppConfig, 'logLevel' | 'logFormat'>): Logger {
+export function createRootLogger({ logLevel, logFormat, platformTuned }: Pick<AppConfig, 'logLevel' | 'logFormat' | 'platformTuned'>): Logger {
   const options = { level: pinoLevel(logLevel), timestamp: pino.stdTimeFunctions.isoTime, base: { pid: process.pid } };
   if (effectiveFormat(logFormat) === 'pretty') return pino(options, readableLines());
-  return pino(options, new JsonLinesInBlocks());
+  return platformFor(platformTuned).jsonLogger(options);
 }
 
 function effectiveFormat(configured: LogFormat | undefined): LogFormat {
@@ -31,21 +31,6 @@ function readableLines(): pinoPretty.PrettyStream {
     messageFormat: '{if context}[{context}] {end}{msg}',
     singleLine: true,
   });
-}
-
-/**
- * Plain text onto the logger's own destination, so that it follows every line logged before it: JSON
- * lines are written asynchronously, and a direct process.stdout.write could overtake them. Written at
- * once, not when the next block is due.
- */
-export function writeAfterLogged(logger: Logger, text: string): void {
-  writeOnto(logger, text);
-  logger.flush();
-}
-
-/** Text onto the logger's own destination as it is, after the lines logged before it; nothing else is added. */
-export function writeOnto(logger: Logger, text: string): void {
-  (logger as unknown as Record<symbol, { write(text: string): void }>)[pino.symbols.streamSym].write(text);
 }
 
 /** Nest's start-up wiring: one line per module and per route (about 80), worth reading only when debugging. */

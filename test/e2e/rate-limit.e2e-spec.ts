@@ -212,7 +212,7 @@ describe('Redis going away (behind a TCP proxy): requests are still served, limi
     expect(during.filter(({ ms }) => ms > 1000)).toEqual([]);
     expect(await eventually(async () => (await degraded()) === 1, 3000)).toBe(true);
     await send(service.port, 'GET', '/health');
-    // Log lines reach stdout within 0.2 s (src/logging/json-lines.ts).
+    // Log lines reach stdout within 0.2 s (src/platform/json-lines.ts).
     expect(await eventually(async () => outageLines().length > 0, 1000)).toBe(true);
     expect(outageLines()).toHaveLength(1);
     expect(outageLines()[0]).not.toContain('redis://');

@@ -18,7 +18,7 @@ export class ServiceProcess {
     this.exited = once(child, 'exit').then(([code]) => code as number | null);
   }
 
-  /** Spawns the service on a free port; resolves once it listens. `PATH` is kept, nothing else leaks in. */
+  /** Spawns the service on a free port; resolves once it listens. `PATH` and the run's `PLATFORM_TUNED` are kept, nothing else leaks in. */
   static async start(env: NodeJS.ProcessEnv): Promise<ServiceProcess & { port: number }> {
     const service = ServiceProcess.spawn(env);
     const port = await service.listeningPort();
@@ -26,7 +26,7 @@ export class ServiceProcess {
   }
 
   static spawn(env: NodeJS.ProcessEnv): ServiceProcess {
-    return new ServiceProcess(spawn(process.execPath, [...NODE_FLAGS, ENTRY], { env: { PATH: process.env.PATH, PORT: '0', ...env } }));
+    return new ServiceProcess(spawn(process.execPath, [...NODE_FLAGS, ENTRY], { env: { ...runEnvironment(), PORT: '0', ...env } }));
   }
 
   get pid(): number {
@@ -53,4 +53,10 @@ export class ServiceProcess {
     await this.stop('SIGKILL');
     throw new Error(`The service did not start:\n${this.output}`);
   }
+}
+
+/** What every spawned service inherits from the test run: the tools on PATH, and the platform the run tests. */
+function runEnvironment(): NodeJS.ProcessEnv {
+  const { PATH, PLATFORM_TUNED } = process.env;
+  return PLATFORM_TUNED === undefined ? { PATH } : { PATH, PLATFORM_TUNED };
 }

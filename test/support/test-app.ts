@@ -37,6 +37,8 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<T
   const scratch = await scratchDirectory('amc-test-');
   const config = AppConfig.fromEnvironment({
     DATABASE_URL: process.env.DATABASE_URL,
+    // The run's platform: the suites run tuned, and with PLATFORM_TUNED=false on the stock one.
+    PLATFORM_TUNED: process.env.PLATFORM_TUNED,
     DATA_DIR: join(scratch, 'data'),
     LOG_LEVEL: 'fatal',
     // Off unless a suite turns them on: suites make many requests with one key, and many refused ones.

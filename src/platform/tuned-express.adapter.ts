@@ -1,9 +1,7 @@
 import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Express, Response } from 'express';
-import { createServer, IncomingMessage, type Server, ServerResponse } from 'node:http';
-import { deadlineOptions } from './http-deadlines.js';
-import { routeByPathAndQuery } from './request-target.js';
+import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 
 /**
  * Nest's Express adapter, with two costs of Express taken off every request.
@@ -17,25 +15,17 @@ import { routeByPathAndQuery } from './request-target.js';
  *   never sends, and copy every body over 1 kB into a Buffer first. Anything else (strings,
  *   streams, errors) goes through Nest's own reply.
  *
- * Its server also bounds the time a request may take to arrive (http-deadlines.ts) and routes
- * absolute-form targets by their path and query alone (request-target.ts).
+ * Leans on Nest's `initHttpServer` and its `httpServer` field, and on Express 5 setting the
+ * prototypes per request (`app.request`, `app.response`).
  */
-export class ServiceExpressAdapter extends ExpressAdapter {
-  constructor(private readonly bodyTimeoutMs: number) {
-    super();
-  }
-
+export class TunedExpressAdapter extends ExpressAdapter {
   override initHttpServer(options: NestApplicationOptions): void {
     if (options.httpsOptions !== undefined || options.forceCloseConnections || options.return503OnClosing) {
       super.initHttpServer(options);
-    } else {
-      const app = this.getInstance<Express>();
-      this.httpServer = createServer(
-        { IncomingMessage: requestClassOf(app), ServerResponse: responseClassOf(app), ...deadlineOptions(this.bodyTimeoutMs) },
-        app,
-      );
+      return;
     }
-    (this.httpServer as Server).prependListener('request', routeByPathAndQuery);
+    const app = this.getInstance<Express>();
+    this.httpServer = createServer({ IncomingMessage: requestClassOf(app), ServerResponse: responseClassOf(app) }, app);
   }
 
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
