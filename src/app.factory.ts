@@ -2,7 +2,7 @@ import { type INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
-import type { Server, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { Logger as RootLogger } from 'pino';
 import { AppModule } from './app.module.js';
 import { answerUnparsableRequestsWithJson } from './http/unparsable-requests.js';
@@ -39,7 +39,7 @@ export async function createApp(config: AppConfig, logger: RootLogger = createRo
   if (config.docsEnabled) setUpOpenApi(app);
   await app.init();
   app.use(answerUnknownRoute);
-  answerUnparsableRequestsWithJson(app.getHttpServer() as Server);
+  answerUnparsableRequestsWithJson(app.getHttpServer());
   return app;
 }
 
@@ -55,7 +55,7 @@ function setUpOpenApi(app: NestExpressApplication): void {
  */
 export function closeGracefullyOnSignals(app: NestExpressApplication, deadlineMs: number): void {
   const logger = new Logger('Shutdown');
-  const server = app.getHttpServer() as Server;
+  const server = app.getHttpServer();
   // server.close() refuses new connections but leaves open keep-alive ones serving: a client that
   // keeps one busy would hold the shutdown open for ever. Its next answer closes it instead.
   server.prependListener('request', (_request, response: ServerResponse) => {

@@ -79,7 +79,7 @@ describe('AllExceptionsFilter', () => {
       expect(logged).toEqual([
         {
           requestId: 'req-1',
-          database: expect.objectContaining({ sqlState: '22P02', constraint: 'functions_pkey', frames: expect.stringMatching(/^    at /) }),
+          database: expect.objectContaining({ sqlState: '22P02', constraint: 'functions_pkey', frames: expect.stringMatching(/^ {4}at /) }),
           msg: 'request req-1 GET /x failed unexpectedly',
         },
       ]);

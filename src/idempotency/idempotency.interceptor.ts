@@ -53,7 +53,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     let committing = false;
     try {
       return await this.transactions.runJoined(async (transaction) => {
-        const body = await lastValueFrom(next.handle());
+        const body: unknown = await lastValueFrom(next.handle());
         await this.store.complete(transaction, use, token, response.statusCode, body);
         committing = true;
         return body;

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Express } from 'express';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DataSource } from 'typeorm';
 import { bodyOf, errorOf } from '../support/api.js';
 import { PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
@@ -49,7 +48,7 @@ describe('HTTP pipeline', () => {
     // Sent as the bytes they are: supertest would write a Buffer out as JSON.
     const response = await t.as(PRIVATE_KEY).post(API_KEYS).set('Content-Type', 'application/json').serialize(() => body as unknown as string).send({}).expect(400);
     expect(response.body).toEqual({ error: 'Bad Request', message: 'Malformed JSON body: the text is not valid UTF-8' });
-    const names = (await t.app.get(DataSource).query('SELECT name FROM api_keys')) as { name: string }[];
+    const names = await t.app.get(DataSource).query<{ name: string }[]>('SELECT name FROM api_keys');
     expect(names.filter(({ name }) => name.startsWith('key-'))).toEqual([]);
   });
 
@@ -151,8 +150,8 @@ describe('HTTP pipeline', () => {
   // What keeps Express's per-request Object.setPrototypeOf a no-op (see service-express.adapter.ts):
   // without it every request costs several times more, which only the benchmark would show.
   it('receives requests and responses already made with the Express app prototypes', async () => {
-    const express = t.app.getHttpAdapter().getInstance() as Express;
-    const server = t.app.getHttpServer() as Server;
+    const express = t.app.getHttpAdapter().getInstance();
+    const server = t.app.getHttpServer();
     const prototypes: [object, object][] = [];
     const note = (request: IncomingMessage, response: ServerResponse) => prototypes.push([Object.getPrototypeOf(request), Object.getPrototypeOf(response)]);
     server.prependListener('request', note);
