@@ -1,3 +1,4 @@
+/* eslint-disable tenancy/unscoped-database-access -- builds pg's errors, to test how the filter reports them */
 import { jest } from '@jest/globals';
 import { type ArgumentsHost, Logger } from '@nestjs/common';
 import pg from 'pg';

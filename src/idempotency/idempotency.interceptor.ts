@@ -1,3 +1,4 @@
+/* eslint-disable tenancy/unscoped-database-access -- pg's DatabaseError only, to tell a refusal by the database; no query */
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { from, lastValueFrom, type Observable, of } from 'rxjs';
