@@ -1,3 +1,4 @@
+/* eslint-disable tenancy/unscoped-database-access -- organization keys belong to an organization, not a workspace: scoped to the organization and the kind */
 import { Injectable } from '@nestjs/common';
 import { type Page, paginate } from '../database/paginate.js';
 import type { PageQueryDto } from '../database/page-query.dto.js';

@@ -1,3 +1,4 @@
+/* eslint-disable tenancy/unscoped-database-access -- authentication finds a key by its digest before any workspace is known */
 import { Injectable } from '@nestjs/common';
 import type { ApiKey } from '../keys/api-key.entity.js';
 import { Database } from '../database/database.js';

@@ -1,3 +1,4 @@
+/* eslint-disable tenancy/unscoped-database-access -- its own connection LISTENs on the revocation channel, which touches no table */
 import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';

@@ -1,3 +1,4 @@
+/* eslint-disable tenancy/unscoped-database-access -- NOTIFYs on the revocation channel, which touch no table */
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database.js';
 import type { Transaction } from '../database/request-transaction.js';

@@ -1,3 +1,4 @@
+/* eslint-disable tenancy/unscoped-database-access -- creates the first organization, workspace and keys of an empty database */
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { apiKeyRecord } from '../keys/api-key-record.js';
 import { ApiKeyType } from '../keys/api-key-type.js';

@@ -16,7 +16,7 @@ export const InjectScopedRepository = (entity: EntityClass): ParameterDecorator 
 /**
  * The rows of `entity` with no workspace scope, from DatabaseModule.forUnscopedFeature: only for
  * what is not workspace data (organizations, workspaces, organization keys), and only in the files
- * feature-boundaries.spec.ts allows.
+ * that give their reason in an `eslint-disable tenancy/unscoped-database-access` comment.
  */
 export const InjectUnscopedRows = (entity: EntityClass): ParameterDecorator => Inject(unscopedToken(entity));
 

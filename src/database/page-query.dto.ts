@@ -25,7 +25,7 @@ export class PageQueryDto {
     default: PAGE_LIMITS.defaultLimit,
   })
   @IsOmittable()
-  @Transform(({ value }) => (typeof value === 'string' && DECIMAL_INTEGER.test(value) ? Number(value) : value))
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' && DECIMAL_INTEGER.test(value) ? Number(value) : value))
   @IsIntegerIn(1, PAGE_LIMITS.maxLimit)
   limit?: number;
 

@@ -30,7 +30,7 @@ export class Transaction {
   }
 }
 
-/** The connection of `transaction`: for Database alone (feature-boundaries.spec.ts keeps it there). */
+/** The connection of `transaction`: for Database alone (the lint rule tenancy/unscoped-database-access keeps it there). */
 export function queryRunnerOf(transaction: Transaction): QueryRunner {
   return queryRunnerOfTransaction(transaction);
 }

@@ -149,7 +149,7 @@ export class RowQueries<T extends ObjectLiteral> {
   }
 
   private conditions(where: Equalities<T>): { conditions: string; parameters: unknown[] } {
-    const entries = Object.entries(where);
+    const entries: [string, unknown][] = Object.entries(where);
     const conditions = entries.map(([property, value], index) => {
       const column = this.column(property);
       if (value === undefined) throw new Error(`The condition on ${property} has no value`);

@@ -69,7 +69,7 @@ export class WorkspaceScopedRepository<T extends WorkspaceOwned> {
 
   private scope(workspaceId: string, where: Equalities<T> = {}): Equalities<T> {
     requireWorkspace(workspaceId);
-    return { ...where, workspaceId } as Equalities<T>;
+    return { ...where, workspaceId };
   }
 }
 

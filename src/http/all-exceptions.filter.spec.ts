@@ -1,3 +1,4 @@
+/* eslint-disable tenancy/unscoped-database-access -- builds pg's errors, to test how the filter reports them */
 import { jest } from '@jest/globals';
 import { type ArgumentsHost, Logger } from '@nestjs/common';
 import pg from 'pg';
@@ -79,7 +80,7 @@ describe('AllExceptionsFilter', () => {
       expect(logged).toEqual([
         {
           requestId: 'req-1',
-          database: expect.objectContaining({ sqlState: '22P02', constraint: 'functions_pkey', frames: expect.stringMatching(/^    at /) }),
+          database: expect.objectContaining({ sqlState: '22P02', constraint: 'functions_pkey', frames: expect.stringMatching(/^ {4}at /) }),
           msg: 'request req-1 GET /x failed unexpectedly',
         },
       ]);

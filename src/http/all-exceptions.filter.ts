@@ -20,7 +20,7 @@ interface ErrorReply {
   message: string;
 }
 
-const STATUS_BY_DOMAIN_ERROR = new Map<Function, number>([
+const STATUS_BY_DOMAIN_ERROR = new Map<object, number>([
   [ValidationError, 400],
   [UnauthenticatedError, 401],
   [ForbiddenError, 403],

@@ -144,7 +144,7 @@ function checkQuery(request: Request, query: string, readsParameters: boolean): 
   }
   const inherited = inheritedFieldName(request.query);
   if (inherited !== undefined) throw new BadRequestException(`${inherited}: ${INHERITED_NAME_RULE}`);
-  const [unexpected] = readsParameters ? [] : Object.keys(request.query as object);
+  const [unexpected] = readsParameters ? [] : Object.keys(request.query);
   if (unexpected !== undefined) throw new BadRequestException(`property ${unexpected} should not exist`);
 }
 

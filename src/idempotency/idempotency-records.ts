@@ -1,3 +1,4 @@
+/* eslint-disable tenancy/unscoped-database-access -- idempotency records, every statement scoped to the caller */
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database.js';
 import type { Transaction } from '../database/request-transaction.js';

@@ -1,3 +1,4 @@
+/* eslint-disable tenancy/unscoped-database-access -- the pool's state, for its gauges */
 import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module.js';
 import { KeyRevocations } from '../auth/key-revocations.js';

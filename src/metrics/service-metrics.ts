@@ -1,3 +1,4 @@
+/* eslint-disable tenancy/unscoped-database-access -- the pool's state, for its gauges */
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { KeyRevocations } from '../auth/key-revocations.js';
 import type { Database } from '../database/database.js';

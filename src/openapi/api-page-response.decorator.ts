@@ -1,7 +1,8 @@
+import type { Type } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
 
 /** The 200 of a list route: its envelope and the Link header that leads to the next page. */
-export function ApiPageResponse({ description, type }: { description: string; type: Function }): MethodDecorator & ClassDecorator {
+export function ApiPageResponse({ description, type }: { description: string; type: Type<unknown> }): MethodDecorator & ClassDecorator {
   return ApiOkResponse({
     description: `${description}, oldest first (createdAt, then id), one page at a time`,
     type,

@@ -1,6 +1,6 @@
 import pg from 'pg';
 
-const { TIMESTAMPTZ } = pg.types.builtins;
+const TIMESTAMPTZ: number = pg.types.builtins.TIMESTAMPTZ;
 const parseAnyTimestamp = pg.types.getTypeParser(TIMESTAMPTZ, 'text') as (text: string) => Date;
 
 /** `YYYY-MM-DD HH:MM:SS`, the part of PostgreSQL's ISO output read by position. */

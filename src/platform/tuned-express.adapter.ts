@@ -57,7 +57,7 @@ function responseClassOf(app: Express): typeof ServerResponse {
 
 /** `prototype`, made to inherit what Express's `replaced` does and to carry its `app`, as Express defines it. */
 function adoptedBy<T extends object>(app: Express, prototype: object, replaced: T): T {
-  Object.setPrototypeOf(prototype, Object.getPrototypeOf(replaced));
+  Object.setPrototypeOf(prototype, Reflect.getPrototypeOf(replaced));
   Object.defineProperty(prototype, 'app', { configurable: true, enumerable: true, writable: true, value: app });
   return prototype as T;
 }

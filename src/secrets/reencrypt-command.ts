@@ -1,3 +1,4 @@
+/* eslint-disable tenancy/unscoped-database-access -- the offline command opens its own connection, on a database the service is not running on */
 import 'reflect-metadata';
 import pg from 'pg';
 import { AppConfig, ConfigError } from '../config/app-config.js';

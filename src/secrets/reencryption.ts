@@ -1,3 +1,4 @@
+/* eslint-disable tenancy/unscoped-database-access -- rewrites every workspace's sealed values, on the offline command's connection */
 import type pg from 'pg';
 import { HeaderSecrets, isLegacyText } from './header-secrets.js';
 import { SecretUnreadableError } from './secret-cipher.js';

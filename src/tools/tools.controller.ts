@@ -14,6 +14,7 @@ import { describeToolAvailability } from './tool-availability.js';
 import { ToolTypeUnavailableFilter } from './tool-type-unavailable.filter.js';
 import { ToolsService } from './tools.service.js';
 
+// eslint-disable-next-line no-useless-assignment -- false positive on a parameter decorator's argument: eslint/eslint#20947
 const toolIdPipe = new ResourceIdPipe('Tool');
 
 @ApiTags('tools')

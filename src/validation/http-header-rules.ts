@@ -3,8 +3,10 @@ import { INHERITED_NAMES } from '../http/well-formed-json.js';
 /** RFC 9110 token characters. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Any text but control characters (tab excepted), which could split or smuggle headers. */
+// eslint-disable-next-line no-control-regex -- control characters are what it matches
 const HEADER_VALUE = /^[^\u0000-\u0008\u000a-\u001f\u007f]*$/;
 /** A header field carries octets: characters past U+00FF have no single byte, and Node's HTTP client refuses them. */
+// eslint-disable-next-line no-control-regex -- control characters are what it matches
 const BEYOND_ONE_BYTE = /[^\u0000-\u00ff]/;
 /** HEADER_VALUE and BEYOND_ONE_BYTE as the one pattern the document states: tab, printable ASCII, Latin-1. */
 export const HEADER_VALUE_PATTERN = '^[\\t\\u0020-\\u007e\\u0080-\\u00ff]*$';

@@ -20,6 +20,7 @@ import {
 } from 'class-validator';
 
 /** PostgreSQL text cannot hold NUL; refusing it here keeps such input a 400 rather than a failed query. */
+// eslint-disable-next-line no-control-regex -- control characters are what it matches
 export const NO_NUL = /^[^\u0000]*$/;
 
 const NO_NUL_MESSAGE = { message: ({ property }: ValidationArguments) => `${property} must not contain NUL characters` };
@@ -67,7 +68,7 @@ export function IsTextList(maxItems: number, maxLength: number): PropertyDecorat
  * items instead, so `[[]]` would pass as a list of no objects; the first item that is not an
  * object is named by its index.
  */
-export function IsListOf(itemType: () => Function, maxItems: number): PropertyDecorator {
+export function IsListOf(itemType: () => new () => object, maxItems: number): PropertyDecorator {
   return applyDecorators(
     IsArray(),
     ArrayMaxSize(maxItems),
@@ -100,6 +101,7 @@ export const MAX_URL_LENGTH = 2048;
  * make a URL read otherwise than it goes): validator's isURL lets some through, NUL among them, and
  * no URL holds them unescaped.
  */
+// eslint-disable-next-line no-control-regex -- control characters are what it matches
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 /** `http://` or `https://`, then no space: the rest is left to isURL and to the host check below. */

@@ -1,3 +1,4 @@
+/* eslint-disable tenancy/unscoped-database-access -- workspaces are the tenants themselves, scoped by organization */
 import { Injectable } from '@nestjs/common';
 import { type Page, paginate } from '../database/paginate.js';
 import type { PageQueryDto } from '../database/page-query.dto.js';

@@ -100,7 +100,7 @@ describe('API keys', () => {
       // This very request is the key's first use: it may or may not be recorded by the time the list is read.
       const { lastUsedAt, ...listedRest } = listed.find((key) => key.id === rest.id)!;
       expect({ ...listedRest, lastUsedAt: rest.lastUsedAt }).toEqual(rest);
-      expect(lastUsedAt === null || ISO_UTC.test(lastUsedAt!)).toBe(true);
+      expect(lastUsedAt === null || ISO_UTC.test(lastUsedAt)).toBe(true);
     });
 
     it('stores secret kinds only as a digest', async () => {

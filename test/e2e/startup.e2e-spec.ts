@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { BootstrapService } from '../../src/bootstrap/bootstrap.service.js';
 import { MIGRATIONS } from '../../src/database/schema.js';
+import { ApiKeyType } from '../../src/keys/api-key-type.js';
 import { bodyOf } from '../support/api.js';
 import { countRows } from '../support/database-rows.js';
 import { freshDatabase, type FreshDatabase } from '../support/fresh-database.js';
@@ -37,8 +38,8 @@ describe('Start-up', () => {
       const bootstrap = t.app.get(BootstrapService);
       const keys = bootstrap.takeIssuedKeys();
       expect(bootstrap.takeIssuedKeys()).toBeNull();
-      const organizationKey = keys?.find((key) => key.type === 'ORGANIZATION')?.value;
-      const privateKey = keys?.find((key) => key.type === 'PRIVATE')?.value;
+      const organizationKey = keys?.find((key) => key.type === ApiKeyType.ORGANIZATION)?.value;
+      const privateKey = keys?.find((key) => key.type === ApiKeyType.PRIVATE)?.value;
       expect(organizationKey).toMatch(/^ok_[A-Za-z0-9_-]{43}$/);
       expect(privateKey).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
       bodyOf(await t.api(organizationKey).GET('/api/cloud/workspaces'), 200);

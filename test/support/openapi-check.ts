@@ -20,7 +20,7 @@ function check(response: ReceivedResponse): void {
 /** A supertest expectation: `request(server).get(url).expect(conformsToOpenApi)`. */
 export function conformsToOpenApi(response: SupertestResponse): void {
   const { method, url } = response.request as unknown as { method: string; url: string };
-  check({ method, url, status: response.status, headers: response.headers as Record<string, string>, text: response.text ?? '' });
+  check({ method, url, status: response.status, headers: response.headers, text: response.text ?? '' });
 }
 
 /** fetch, with the response held to openapi.json before the caller sees it. */

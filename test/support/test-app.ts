@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Server } from 'node:http';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.factory.js';
 import { ApiKeyVerifier } from '../../src/auth/api-key-verifier.js';
@@ -50,7 +49,7 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<T
   });
   const app = await createApp(config);
   await app.listen(0, '127.0.0.1');
-  const server = app.getHttpServer() as Server;
+  const server = app.getHttpServer();
   const dataSource = app.get(DataSource);
   const bootstrap = app.get(BootstrapService);
   return {

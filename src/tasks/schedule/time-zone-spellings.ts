@@ -1,3 +1,4 @@
+/* eslint-disable tenancy/unscoped-database-access -- the server's list of time-zone names, which is no table */
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Database } from '../../database/database.js';
 import { canonicalTimeZoneOf } from './time-zone.js';
