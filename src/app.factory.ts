@@ -30,7 +30,7 @@ export async function createApp(config: AppConfig, logger: RootLogger = createRo
     bodyParser: false,
     logger: nestLoggerOnto(logger),
   });
-  const server = app.getHttpServer() as Server;
+  const server: Server = app.getHttpServer();
   server.prependListener('request', routeByPathAndQuery);
   setDeadlines(server, config.requestBodyTimeoutMs);
   // An ETag would hash every response body, and no client of this API revalidates with If-None-Match.
@@ -61,7 +61,7 @@ function setUpOpenApi(app: NestExpressApplication): void {
  */
 export function closeGracefullyOnSignals(app: NestExpressApplication, deadlineMs: number): void {
   const logger = new Logger('Shutdown');
-  const server = app.getHttpServer() as Server;
+  const server: Server = app.getHttpServer();
   // server.close() refuses new connections but leaves open keep-alive ones serving: a client that
   // keeps one busy would hold the shutdown open for ever. Its next answer closes it instead.
   server.prependListener('request', (_request, response: ServerResponse) => {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { TypeORMError } from 'typeorm';
+import { QueryFailedError, TypeORMError } from 'typeorm';
 
 const CONNECTION_ERROR_CODES = new Set([
   'ECONNREFUSED',
@@ -24,6 +24,11 @@ const CONNECTION_ERROR_MESSAGES = [
   /Client has encountered a connection error/i,
   /Query read timeout/i, // the query deadline of data-source-options.ts: no answer in time
 ];
+
+/** PostgreSQL answered with an error: a transaction whose COMMIT it refused was rolled back. */
+export function isRefusedByDatabase(error: unknown): boolean {
+  return error instanceof QueryFailedError && error.driverError instanceof pg.DatabaseError;
+}
 
 /** True when the error says the database cannot be reached, rather than that a query was wrong. */
 export function isDatabaseUnavailable(error: unknown): boolean {

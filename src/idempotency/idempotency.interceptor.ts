@@ -1,10 +1,9 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
-import pg from 'pg';
-import { QueryFailedError } from 'typeorm';
 import type { Principal } from '../auth/principal.js';
 import { presentedApiKey } from '../auth/bearer-token.js';
+import { isRefusedByDatabase } from '../database/database-errors.js';
 import { ConflictError, ValidationError } from '../errors/domain-errors.js';
 import { Transactions } from '../database/request-transaction.js';
 import { canonicalText, IDEMPOTENCY_KEY_HEADER, problemWithKey, RecordSecrets } from './idempotency-key.js';
@@ -56,7 +55,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
         response.status(error.status).setHeader('Idempotent-Replayed', 'true');
         return error.body;
       }
-      if (token !== undefined && (!committing || refusedByDatabase(error))) await this.store.release(use, token).catch(() => undefined);
+      if (token !== undefined && (!committing || isRefusedByDatabase(error))) await this.store.release(use, token).catch(() => undefined);
       throw error;
     }
   }
@@ -97,11 +96,6 @@ class Replay extends Error {
   ) {
     super('Replayed');
   }
-}
-
-/** PostgreSQL answered with an error: a transaction whose COMMIT it refused was rolled back. */
-function refusedByDatabase(error: unknown): boolean {
-  return error instanceof QueryFailedError && error.driverError instanceof pg.DatabaseError;
 }
 
 /** Keys are scoped to the owner of the API key: its workspace, or its organization for an ORGANIZATION key. */

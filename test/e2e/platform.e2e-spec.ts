@@ -10,7 +10,7 @@ const OWN_HEADERS = new Set(['date', 'x-request-id']);
 
 /** The prototypes a server's requests and responses arrive with, before Express sees them. */
 async function arrivingPrototypes(t: TestApp): Promise<[object, object]> {
-  const server = t.app.getHttpServer() as Server;
+  const server: Server = t.app.getHttpServer();
   const prototypes: [object, object][] = [];
   const note = (request: IncomingMessage, response: ServerResponse) => prototypes.push([Object.getPrototypeOf(request), Object.getPrototypeOf(response)]);
   server.prependListener('request', note);
@@ -44,7 +44,7 @@ describe('PLATFORM_TUNED, whatever the run sets: the tuned and the stock platfor
   // What keeps Express's per-request Object.setPrototypeOf a no-op (see src/platform/tuned-express.adapter.ts):
   // without it every request costs several times more, which only the benchmark would show.
   it('tuned: receives requests and responses already made with the Express app prototypes', async () => {
-    const express = tuned.app.getHttpAdapter().getInstance() as Express;
+    const express: Express = tuned.app.getHttpAdapter().getInstance();
     const [request, response] = await arrivingPrototypes(tuned);
     expect(request).toBe(express.request);
     expect(response).toBe(express.response);

@@ -24,11 +24,11 @@ export class StoredNextRuns1795921200000 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE tasks ADD COLUMN next_run_at timestamptz(3) NULL`);
     const now = new Date();
     for (let after: string | null = null; ; ) {
-      const rows: StoredSchedule[] = await queryRunner.query(
+      const rows = (await queryRunner.query(
         `SELECT id, schedule_start, schedule_time_zone, recurrence_rules FROM tasks
          WHERE $1::uuid IS NULL OR id > $1 ORDER BY id LIMIT $2`,
         [after, BATCH],
-      );
+      )) as StoredSchedule[];
       if (rows.length === 0) break;
       await queryRunner.query(
         `UPDATE tasks SET next_run_at = computed.next_run_at
