@@ -115,15 +115,14 @@ for (const path of ['/nothing', '/api/cloud/assistants']) {
   const latencies = await healthLatencies(url, MEASURE_MS);
   const answered = await stop();
   const perRequest = ((await cpuMs(child.pid)) - cpuBefore) / answered;
-  console.log(`2 clients POST 1 MB, no key, ${path.padEnd(22)} /health ${summary(latencies)}; ${answered} answered, service CPU ${perRequest.toFixed(1)} ms each`);
+  console.log(
+    `2 clients POST 1 MB, no key, ${path.padEnd(22)} /health ${summary(latencies)}; ${answered} answered, service CPU ${perRequest.toFixed(1)} ms each`,
+  );
 }
 
 const trickling = [...trickle(port, '/api/cloud/assistants', 10), ...trickle(port, '/api/cloud/assistants', 10, `Authorization: Bearer ${PRIVATE_KEY}\r\n`)];
 console.log(`20 trickled bodies (1 byte / 2 s; 10 with a key): /health ${summary(await healthLatencies(url, MEASURE_MS))}`);
-const heldFor = await Promise.race([
-  Promise.all(trickling.map(({ closed }) => closed)),
-  new Promise((resolve) => setTimeout(() => resolve(null), 45_000)),
-]);
+const heldFor = await Promise.race([Promise.all(trickling.map(({ closed }) => closed)), new Promise((resolve) => setTimeout(() => resolve(null), 45_000))]);
 if (heldFor === null) console.log('  trickled bodies: still held after 45 s');
 else {
   const without = heldFor.slice(0, 10);
@@ -156,7 +155,9 @@ await new Promise((resolve) => setTimeout(resolve, 1_000));
 const signalled = performance.now();
 second.child.kill('SIGTERM');
 const exited = await Promise.race([once(second.child, 'exit'), new Promise((resolve) => setTimeout(() => resolve(null), 60_000))]);
-console.log(`SIGTERM with 5 trickling clients: ${exited === null ? 'still running after 60 s' : `exited ${exited[0]} after ${(performance.now() - signalled).toFixed(0)} ms`}`);
+console.log(
+  `SIGTERM with 5 trickling clients: ${exited === null ? 'still running after 60 s' : `exited ${exited[0]} after ${(performance.now() - signalled).toFixed(0)} ms`}`,
+);
 for (const { stop } of held) stop();
 if (exited === null) second.child.kill('SIGKILL');
 await rm(dataDir, { recursive: true, force: true });

@@ -22,9 +22,7 @@ const KEY_CACHE_MS = Number(process.env.API_KEY_CACHE_SECONDS ?? 10) * 1000;
 const verifiedKeys = new Map();
 const RATE_LIMIT = Number(process.env.RATE_LIMIT_REQUESTS);
 const RATE_LIMIT_WINDOW_SECONDS = Number(process.env.RATE_LIMIT_WINDOW_SECONDS ?? 10);
-const redis = process.env.REDIS_URL
-  ? new Redis(process.env.REDIS_URL, REDIS_OPTIONS)
-  : undefined;
+const redis = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, REDIS_OPTIONS) : undefined;
 await redis?.connect();
 const limiterOptions = { points: RATE_LIMIT, duration: RATE_LIMIT_WINDOW_SECONDS };
 const limiter = redis
@@ -62,12 +60,14 @@ const server = createServer(async (request, response) => {
   }
 });
 server.listen(0, '127.0.0.1', () => console.log(`Listening on port ${server.address().port}`));
-process.once('SIGTERM', () => server.close(async () => {
-  redis?.disconnect();
-  await pool.end();
-  await embedded?.stop();
-  process.exit(0);
-}));
+process.once('SIGTERM', () =>
+  server.close(async () => {
+    redis?.disconnect();
+    await pool.end();
+    await embedded?.stop();
+    process.exit(0);
+  }),
+);
 
 async function authenticate(digest) {
   const now = Date.now();
@@ -88,10 +88,10 @@ const NO_ASSISTANT = [404, { error: 'Not Found', message: 'Assistant not found' 
 
 async function listTools(workspaceId, _url, _body, assistantId) {
   if (!(await ownsAssistant(workspaceId, assistantId))) return NO_ASSISTANT;
-  const { rows } = await pool.query(
-    'SELECT * FROM tools WHERE workspace_id = $1 AND assistant_id = $2 ORDER BY created_at, id LIMIT 101',
-    [workspaceId, assistantId],
-  );
+  const { rows } = await pool.query('SELECT * FROM tools WHERE workspace_id = $1 AND assistant_id = $2 ORDER BY created_at, id LIMIT 101', [
+    workspaceId,
+    assistantId,
+  ]);
   return [200, { tools: rows.slice(0, 100).map(tool) }];
 }
 
@@ -151,12 +151,19 @@ async function replaceInitialMessages(workspaceId, _url, body, assistantId) {
     await client.query('DELETE FROM initial_messages WHERE workspace_id = $1 AND assistant_id = $2', [workspaceId, assistantId]);
     const values = body.initialMessages.map((_, i) => `($1, $2, $${3 * i + 3}, $${3 * i + 4}, $${3 * i + 5})`).join(', ');
     const parameters = body.initialMessages.flatMap(({ role, content }, position) => [position, role, content]);
-    const { rows } = await client.query(
-      `INSERT INTO initial_messages (workspace_id, assistant_id, position, role, content) VALUES ${values} RETURNING *`,
-      [workspaceId, assistantId, ...parameters],
-    );
+    const { rows } = await client.query(`INSERT INTO initial_messages (workspace_id, assistant_id, position, role, content) VALUES ${values} RETURNING *`, [
+      workspaceId,
+      assistantId,
+      ...parameters,
+    ]);
     await client.query('COMMIT');
-    const initialMessages = rows.map((row) => ({ id: row.id, role: row.role, content: row.content, createdAt: iso(row.created_at), updatedAt: iso(row.updated_at) }));
+    const initialMessages = rows.map((row) => ({
+      id: row.id,
+      role: row.role,
+      content: row.content,
+      createdAt: iso(row.created_at),
+      updatedAt: iso(row.updated_at),
+    }));
     return [200, { initialMessages }];
   } catch (error) {
     await client.query('ROLLBACK');

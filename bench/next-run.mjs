@@ -49,14 +49,31 @@ function measure(name, schedules) {
   const warm = [];
   for (let round = 0; round < ROUNDS; round++) warm.push(microsecondsPer(schedules));
   warm.sort((a, b) => a - b);
-  console.log(`${name.padEnd(62)} ${String(schedules.length).padStart(5)} schedules  cold ${cold.toFixed(1).padStart(8)} µs  warm ${warm[Math.floor(ROUNDS / 2)].toFixed(1).padStart(8)} µs`);
+  console.log(
+    `${name.padEnd(62)} ${String(schedules.length).padStart(5)} schedules  cold ${cold.toFixed(1).padStart(8)} µs  warm ${warm[Math.floor(ROUNDS / 2)].toFixed(1).padStart(8)} µs`,
+  );
 }
 
 const gaps = gapStarts();
 const thousand = (schedule) => Array.from({ length: 1000 }, () => schedule);
-measure('ordinary: 04:30 America/New_York, ten hourly rules', thousand({ start: '2026-03-08T04:30:00', timeZone: 'America/New_York', recurrenceRules: TEN_HOURLY }));
-measure('issue 26: 02:30 America/New_York gap, ten hourly rules', thousand({ start: '2026-03-08T02:30:00', timeZone: 'America/New_York', recurrenceRules: TEN_HOURLY }));
+measure(
+  'ordinary: 04:30 America/New_York, ten hourly rules',
+  thousand({ start: '2026-03-08T04:30:00', timeZone: 'America/New_York', recurrenceRules: TEN_HOURLY }),
+);
+measure(
+  'issue 26: 02:30 America/New_York gap, ten hourly rules',
+  thousand({ start: '2026-03-08T02:30:00', timeZone: 'America/New_York', recurrenceRules: TEN_HOURLY }),
+);
 measure('gap, one-off (no rules)', thousand({ start: '2026-03-08T02:30:00', timeZone: 'America/New_York', recurrenceRules: [] }));
-measure(`gap in each of ${gaps.length} zones, ten hourly rules`, gaps.map((gap) => ({ ...gap, recurrenceRules: TEN_HOURLY })));
-measure(`gap in each of ${gaps.length} zones, ten mixed rules`, gaps.map((gap) => ({ ...gap, recurrenceRules: TEN_MIXED })));
-measure(`gap in each of ${gaps.length} zones, one-off`, gaps.map((gap) => ({ ...gap, recurrenceRules: [] })));
+measure(
+  `gap in each of ${gaps.length} zones, ten hourly rules`,
+  gaps.map((gap) => ({ ...gap, recurrenceRules: TEN_HOURLY })),
+);
+measure(
+  `gap in each of ${gaps.length} zones, ten mixed rules`,
+  gaps.map((gap) => ({ ...gap, recurrenceRules: TEN_MIXED })),
+);
+measure(
+  `gap in each of ${gaps.length} zones, one-off`,
+  gaps.map((gap) => ({ ...gap, recurrenceRules: [] })),
+);

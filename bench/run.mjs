@@ -112,7 +112,9 @@ function routesFor({ assistantId, mcpServerId, taskId }) {
     {
       route: 'PUT .../initial-messages',
       kind: 'write',
-      requests: [{ method: 'PUT', path: `/api/cloud/assistants/${assistantId}/initial-messages`, body: JSON.stringify({ initialMessages: initialMessages('bench') }) }],
+      requests: [
+        { method: 'PUT', path: `/api/cloud/assistants/${assistantId}/initial-messages`, body: JSON.stringify({ initialMessages: initialMessages('bench') }) },
+      ],
     },
   ];
 }
@@ -133,7 +135,17 @@ async function benchmark({ service, stock, floor, ids, startup }) {
     }
     rows.push({ route, kind, service: summary(runs.service), stock: summary(runs.stock), floor: summary(runs.floor) });
   }
-  return { backend, rateLimitStore, node: await imageNodeVersion(), connections: CONNECTIONS, durationSeconds: DURATION, rounds: ROUNDS, startup, memory, rows };
+  return {
+    backend,
+    rateLimitStore,
+    node: await imageNodeVersion(),
+    connections: CONNECTIONS,
+    durationSeconds: DURATION,
+    rounds: ROUNDS,
+    startup,
+    memory,
+    rows,
+  };
 }
 
 function load(url, requests, duration) {
@@ -166,7 +178,7 @@ function sampleMemory(pid) {
 async function report(results) {
   const lines = [
     `backend: ${results.backend}; rate limit counted in ${results.rateLimitStore}; Node.js ${results.node} (the image's) for all three; ${CONNECTIONS} connections; ${ROUNDS} × ${DURATION} s per side and route, alternating`,
-    'Ratios are to the floor; the target is the tuned service\'s. Stock is the same build with PLATFORM_TUNED=false.',
+    "Ratios are to the floor; the target is the tuned service's. Stock is the same build with PLATFORM_TUNED=false.",
     '| route | floor req/s | tuned req/s | stock req/s | tuned ratio | stock ratio | tuned / stock | floor p50/p99 ms | tuned p50/p99 ms | stock p50/p99 ms | tuned p99 ratio | stock p99 ratio | failures tuned / stock / floor | target |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];

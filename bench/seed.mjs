@@ -20,7 +20,14 @@ export async function seed(baseUrl) {
   const servers = [];
   for (let i = 0; i < 3; i++) {
     const headers = { Authorization: `Bearer mcp-${i}`, 'X-Client': 'bench' };
-    servers.push((await call('POST', `/assistants/${assistant.id}/mcp-servers`, { transportType: 'SSE', sseTransport: { url: `https://mcp${i}.example.com/sse`, headers } })).mcpServer);
+    servers.push(
+      (
+        await call('POST', `/assistants/${assistant.id}/mcp-servers`, {
+          transportType: 'SSE',
+          sseTransport: { url: `https://mcp${i}.example.com/sse`, headers },
+        })
+      ).mcpServer,
+    );
   }
   const toolBodies = [
     { type: 'WEB_SEARCH' },
@@ -31,7 +38,11 @@ export async function seed(baseUrl) {
   ];
   for (let i = 0; i < 10; i++) await call('POST', tools, toolBodies[i % toolBodies.length]);
   await call('POST', `/assistants/${assistant.id}/functions`, {
-    openapiSpec: JSON.stringify({ openapi: '3.1.0', info: { title: 'Orders', version: '1' }, paths: { '/orders': { post: { responses: { 201: { description: 'Created' } } } } } }),
+    openapiSpec: JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 'Orders', version: '1' },
+      paths: { '/orders': { post: { responses: { 201: { description: 'Created' } } } } },
+    }),
     handler: { type: 'REQUEST', requestHandler: { url: 'https://api.example.com/orders', method: 'POST' } },
   });
   await call('PUT', `/assistants/${assistant.id}/initial-messages`, { initialMessages: initialMessages('seed') });

@@ -50,11 +50,7 @@ export class ApiKeysController {
     page: { description: 'The keys', type: ApiKeyListDto },
     errors: [400, 403],
   })
-  async list(
-    @CurrentPrincipal() caller: Principal,
-    @Query() page: PageQueryDto,
-    @NextPageLink() linkNextPage: NextPageLink,
-  ): Promise<ApiKeyListDto> {
+  async list(@CurrentPrincipal() caller: Principal, @Query() page: PageQueryDto, @NextPageLink() linkNextPage: NextPageLink): Promise<ApiKeyListDto> {
     const { items, nextCursor } = await this.apiKeys.list(caller, page);
     linkNextPage(nextCursor);
     return { apiKeys: items.map((key) => ApiKeyResponseDto.from(key)) };
@@ -69,11 +65,7 @@ export class ApiKeysController {
     ok: { description: 'The renamed key', type: ApiKeyEnvelopeDto },
     errors: [400, 403, 404, 413, 415],
   })
-  async update(
-    @CurrentPrincipal() caller: Principal,
-    @Param('apiKeyId', apiKeyId) id: string,
-    @Body() dto: UpdateApiKeyDto,
-  ): Promise<ApiKeyEnvelopeDto> {
+  async update(@CurrentPrincipal() caller: Principal, @Param('apiKeyId', apiKeyId) id: string, @Body() dto: UpdateApiKeyDto): Promise<ApiKeyEnvelopeDto> {
     return { apiKey: ApiKeyResponseDto.from(await this.apiKeys.rename(caller, id, dto.name)) };
   }
 

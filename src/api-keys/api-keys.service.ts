@@ -48,9 +48,7 @@ export class ApiKeysService {
 
   /** The workspace's keys for a private key; the organization's ORGANIZATION keys for an organization key. */
   list(caller: Principal, page: PageQueryDto): Promise<Page<ApiKey>> {
-    return caller.type === ApiKeyType.ORGANIZATION
-      ? this.organizationKeys.page(caller.organizationId, page)
-      : this.keys.page(caller.workspaceId, {}, page);
+    return caller.type === ApiKeyType.ORGANIZATION ? this.organizationKeys.page(caller.organizationId, page) : this.keys.page(caller.workspaceId, {}, page);
   }
 
   async rename(caller: Principal, apiKeyId: string, name: string): Promise<ApiKey> {

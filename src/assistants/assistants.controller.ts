@@ -35,11 +35,7 @@ export class AssistantsController {
     page: { description: 'The assistants', type: AssistantListDto },
     errors: [400, 403],
   })
-  async list(
-    @CurrentWorkspace() workspaceId: string,
-    @Query() page: PageQueryDto,
-    @NextPageLink() linkNextPage: NextPageLink,
-  ): Promise<AssistantListDto> {
+  async list(@CurrentWorkspace() workspaceId: string, @Query() page: PageQueryDto, @NextPageLink() linkNextPage: NextPageLink): Promise<AssistantListDto> {
     const { items, nextCursor } = await this.assistants.list(workspaceId, page);
     linkNextPage(nextCursor);
     return { assistants: items.map((assistant) => AssistantResponseDto.from(assistant)) };
@@ -53,10 +49,7 @@ export class AssistantsController {
     ok: { description: 'The assistant', type: AssistantEnvelopeDto },
     errors: [403, 404],
   })
-  async get(
-    @CurrentWorkspace() workspaceId: string,
-    @Param('assistantId', assistantIdPipe) assistantId: string,
-  ): Promise<AssistantEnvelopeDto> {
+  async get(@CurrentWorkspace() workspaceId: string, @Param('assistantId', assistantIdPipe) assistantId: string): Promise<AssistantEnvelopeDto> {
     return { assistant: AssistantResponseDto.from(await this.assistants.get(workspaceId, assistantId)) };
   }
 
@@ -86,10 +79,7 @@ export class AssistantsController {
     ok: { description: 'The deleted assistant', type: AssistantEnvelopeDto },
     errors: [403, 404],
   })
-  async remove(
-    @CurrentWorkspace() workspaceId: string,
-    @Param('assistantId', assistantIdPipe) assistantId: string,
-  ): Promise<AssistantEnvelopeDto> {
+  async remove(@CurrentWorkspace() workspaceId: string, @Param('assistantId', assistantIdPipe) assistantId: string): Promise<AssistantEnvelopeDto> {
     return { assistant: AssistantResponseDto.from(await this.assistants.remove(workspaceId, assistantId)) };
   }
 }

@@ -39,9 +39,7 @@ export class AssistantsService {
   async update(workspaceId: string, assistantId: string, changes: UpdateAssistantDto): Promise<Assistant> {
     const assistant = await this.get(workspaceId, assistantId);
     if (changes.provider !== undefined && changes.provider !== assistant.provider) {
-      throw new ValidationError(
-        `provider cannot be changed (it is ${assistant.provider}): the assistant's tools depend on it; create a new assistant instead`,
-      );
+      throw new ValidationError(`provider cannot be changed (it is ${assistant.provider}): the assistant's tools depend on it; create a new assistant instead`);
     }
     const changed = changedColumns(assistant, { ...changes });
     if (Object.keys(changed).length === 0) return assistant;

@@ -46,8 +46,7 @@ export class ApiKeyGuard implements CanActivate {
       throw tooManyRequests(
         response,
         blocked,
-        (seconds) =>
-          `Too many failed authentications from this address: at most ${limit} per ${windowSeconds} seconds; retry in ${seconds} seconds`,
+        (seconds) => `Too many failed authentications from this address: at most ${limit} per ${windowSeconds} seconds; retry in ${seconds} seconds`,
       );
     }
     const principal = presented === undefined ? null : await this.verifier.verify(presented);

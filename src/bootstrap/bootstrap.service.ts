@@ -94,7 +94,5 @@ export class BootstrapService implements OnApplicationBootstrap {
 }
 
 function bootstrapKey(type: ApiKeyType, configured: string | undefined, variable: string): BootstrapKey {
-  return configured === undefined
-    ? { type, value: generateApiKeyValue(type), source: undefined }
-    : { type, value: configured, source: variable };
+  return configured === undefined ? { type, value: generateApiKeyValue(type), source: undefined } : { type, value: configured, source: variable };
 }

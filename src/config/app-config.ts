@@ -264,9 +264,7 @@ function bootstrapKey(env: NodeJS.ProcessEnv, name: string, prefix: string): str
   if (value === undefined) return undefined;
   const secret = value.slice(prefix.length);
   if (!value.startsWith(prefix) || !BOOTSTRAP_KEY_SHAPE.test(secret)) {
-    throw new ConfigError(
-      `${name} must be "${prefix}" followed by 32 to 128 characters from A-Z, a-z, 0-9, "_" and "-"`,
-    );
+    throw new ConfigError(`${name} must be "${prefix}" followed by 32 to 128 characters from A-Z, a-z, 0-9, "_" and "-"`);
   }
   if (!strongEnough(secret)) {
     throw new ConfigError(

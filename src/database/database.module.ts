@@ -26,7 +26,10 @@ const databaseProviders: FactoryProvider[] = [
     provide: Database,
     inject: [DataSource, AppConfig],
     useFactory: (dataSource: DataSource, config: AppConfig) =>
-      new Database(dataSource, new StatementNames(config.databasePreparedStatements, (statement) => platformFor(config.platformTuned).namedStatement(statement))),
+      new Database(
+        dataSource,
+        new StatementNames(config.databasePreparedStatements, (statement) => platformFor(config.platformTuned).namedStatement(statement)),
+      ),
   },
   { provide: Transactions, inject: [DataSource], useFactory: (dataSource: DataSource) => new Transactions(dataSource) },
 ];

@@ -17,7 +17,10 @@ describe('cursors', () => {
   });
 
   it('name no instant PostgreSQL could refuse, whatever a client forges', () => {
-    const position = fc.tuple(fc.date({ noInvalidDate: true }).map((date) => date.toISOString()), fc.uuid());
+    const position = fc.tuple(
+      fc.date({ noInvalidDate: true }).map((date) => date.toISOString()),
+      fc.uuid(),
+    );
     fc.assert(
       fc.property(fc.oneof(position, fc.jsonValue()), (forged) => {
         const decoded = decodeCursor(forge(forged));

@@ -125,7 +125,10 @@ describe('RowQueries SQL', () => {
 
   it('update: the changed columns in the order given, updated_at set as TypeORM sets it, the rows returned', async () => {
     const { rows, recorded } = toolRows();
-    await rows.update({ id: TOOL, workspaceId: WORKSPACE }, { settings: { displayWidth: 800 } as Tool['settings'], mcpServerId: undefined, type: ToolType.COMPUTER_USE });
+    await rows.update(
+      { id: TOOL, workspaceId: WORKSPACE },
+      { settings: { displayWidth: 800 } as Tool['settings'], mcpServerId: undefined, type: ToolType.COMPUTER_USE },
+    );
     expect(recorded.sent).toEqual([
       {
         sql: 'UPDATE "tools" SET "settings" = $3, "type" = $4, "updated_at" = CURRENT_TIMESTAMP WHERE "id" = $1 AND "workspace_id" = $2 RETURNING *',

@@ -30,10 +30,7 @@ export class RowQueries<T extends ObjectLiteral> {
 
   async findOne(where: Equalities<T>, { forUpdate = false } = {}): Promise<T | null> {
     const { conditions, parameters } = this.conditions(where);
-    const rows = await this.run(
-      `SELECT * FROM ${this.shape.table} WHERE ${conditions} LIMIT 1${forUpdate ? ' FOR UPDATE' : ''}`,
-      parameters,
-    );
+    const rows = await this.run(`SELECT * FROM ${this.shape.table} WHERE ${conditions} LIMIT 1${forUpdate ? ' FOR UPDATE' : ''}`, parameters);
     return rows.length === 0 ? null : this.toEntity(rows[0]);
   }
 
@@ -201,7 +198,15 @@ function shapeOf(metadata: EntityMetadata): TableShape {
  * is 32), counted whether the value is null or not: a few bytes per row against a budget of a
  * megabyte, and no cast to text of every value of every row.
  */
-const FIXED_TEXT_BYTES = new Map([['uuid', 36], ['timestamptz', 32], ['integer', 11], ['int', 11], ['int4', 11], ['boolean', 5], ['bool', 5]]);
+const FIXED_TEXT_BYTES = new Map([
+  ['uuid', 36],
+  ['timestamptz', 32],
+  ['integer', 11],
+  ['int', 11],
+  ['int4', 11],
+  ['boolean', 5],
+  ['bool', 5],
+]);
 
 /**
  * SQL for the bytes of a row's text: text columns measured without a cast (their length is read

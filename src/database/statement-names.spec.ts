@@ -38,9 +38,14 @@ describe('StatementNames', () => {
     const names = new StatementNames(true);
     const poolerLost = jest.fn();
     const before = sent(names.statement('SELECT * FROM t'));
-    const translated = Object.assign(new Error('le plan en cache ne doit pas modifier le type en résultat'), { code: '0A000', routine: 'RevalidateCachedQuery' });
+    const translated = Object.assign(new Error('le plan en cache ne doit pas modifier le type en résultat'), {
+      code: '0A000',
+      routine: 'RevalidateCachedQuery',
+    });
     expect(names.mayRetryAfter('SELECT * FROM t', Object.assign(new Error('relation "t" does not exist'), { code: '42P01' }), poolerLost)).toBe(false);
-    expect(names.mayRetryAfter('SELECT * FROM t', Object.assign(new Error('not supported'), { code: '0A000', routine: 'transformSelectStmt' }), poolerLost)).toBe(false);
+    expect(
+      names.mayRetryAfter('SELECT * FROM t', Object.assign(new Error('not supported'), { code: '0A000', routine: 'transformSelectStmt' }), poolerLost),
+    ).toBe(false);
     expect(names.mayRetryAfter('SELECT * FROM u', RESULT_TYPE_CHANGED, poolerLost)).toBe(false);
     expect(sent(names.statement('SELECT * FROM t'))).toEqual(before);
     expect(names.mayRetryAfter('SELECT * FROM t', translated, poolerLost)).toBe(true);

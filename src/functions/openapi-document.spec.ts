@@ -61,7 +61,11 @@ describe('openApiDocumentProblem', () => {
 
 describe('the validator queue', () => {
   const document = text({ openapi: '3.0.3', info, paths: {} });
-  const refused = (workspaceId: string) => openApiDocumentProblem(document, workspaceId).then(() => 'validated', (error: unknown) => error);
+  const refused = (workspaceId: string) =>
+    openApiDocumentProblem(document, workspaceId).then(
+      () => 'validated',
+      (error: unknown) => error,
+    );
 
   it(`holds at most ${VALIDATOR_QUEUE_LIMITS.perWorkspace} documents of one workspace; the next is refused at once with a time to retry`, async () => {
     const outcomes = Array.from({ length: VALIDATOR_QUEUE_LIMITS.perWorkspace + 1 }, () => refused('crowded'));

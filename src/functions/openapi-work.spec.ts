@@ -7,15 +7,27 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 /** `levels` schemas, each naming the next twice: 2^levels nodes once every $ref is replaced by what it names. */
 function doubling(levels: number) {
   const schemas = Object.fromEntries(
-    Array.from({ length: levels }, (_, i) => [`S${i}`, i === levels - 1 ? { type: 'string' } : { type: 'object', properties: { a: ref(`S${i + 1}`), b: ref(`S${i + 1}`) } }]),
+    Array.from({ length: levels }, (_, i) => [
+      `S${i}`,
+      i === levels - 1 ? { type: 'string' } : { type: 'object', properties: { a: ref(`S${i + 1}`), b: ref(`S${i + 1}`) } },
+    ]),
   );
-  return { openapi: '3.1.0', info, paths: { '/a': { get: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: ref('S0') } } } } } } }, components: { schemas } };
+  return {
+    openapi: '3.1.0',
+    info,
+    paths: { '/a': { get: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: ref('S0') } } } } } } },
+    components: { schemas },
+  };
 }
 
 describe('openApiWorkProblem', () => {
   it('accepts $refs that expand to less than the limit, and $refs in a cycle', () => {
     expect(openApiWorkProblem(doubling(12))).toBeUndefined();
-    const cycle = { openapi: '3.1.0', info, components: { schemas: { Node: { type: 'object', properties: { next: ref('Node'), children: { type: 'array', items: ref('Node') } } } } } };
+    const cycle = {
+      openapi: '3.1.0',
+      info,
+      components: { schemas: { Node: { type: 'object', properties: { next: ref('Node'), children: { type: 'array', items: ref('Node') } } } } },
+    };
     expect(openApiWorkProblem(cycle)).toBeUndefined();
   });
 
@@ -44,7 +56,9 @@ describe('openApiWorkProblem', () => {
   it('refuses a chain of $refs longer than the limit', () => {
     const length = OPENAPI_LIMITS.maxRefHops + 2;
     const schemas = Object.fromEntries(Array.from({ length }, (_, i) => [`S${i}`, i === length - 1 ? { type: 'string' } : ref(`S${i + 1}`)]));
-    expect(openApiWorkProblem({ openapi: '3.1.0', info, components: { schemas } })).toBe(`has $refs that lead through more than ${OPENAPI_LIMITS.maxRefHops} others`);
+    expect(openApiWorkProblem({ openapi: '3.1.0', info, components: { schemas } })).toBe(
+      `has $refs that lead through more than ${OPENAPI_LIMITS.maxRefHops} others`,
+    );
   });
 
   it('leaves a $ref to nothing, or with a malformed pointer, to the validator', () => {

@@ -25,10 +25,7 @@ export interface KeyUse {
 }
 
 export type ClaimOutcome =
-  | { kind: 'claimed'; token: string }
-  | { kind: 'replay'; status: number; body: unknown }
-  | { kind: 'other-body' }
-  | { kind: 'in-progress' };
+  { kind: 'claimed'; token: string } | { kind: 'replay'; status: number; body: unknown } | { kind: 'other-body' } | { kind: 'in-progress' };
 
 /**
  * Records of idempotency keys. A claim is one autocommit INSERT … ON CONFLICT, so of two racing

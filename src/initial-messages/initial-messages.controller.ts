@@ -21,10 +21,7 @@ export class InitialMessagesController {
     ok: { description: 'The initial messages, in the order they were sent', type: InitialMessageListDto },
     errors: [403, 404],
   })
-  async list(
-    @CurrentWorkspace() workspaceId: string,
-    @Param('assistantId', assistantIdPipe) assistantId: string,
-  ): Promise<InitialMessageListDto> {
+  async list(@CurrentWorkspace() workspaceId: string, @Param('assistantId', assistantIdPipe) assistantId: string): Promise<InitialMessageListDto> {
     const messages = await this.messages.list(workspaceId, assistantId);
     return { initialMessages: messages.map((message) => InitialMessageResponseDto.from(message)) };
   }

@@ -46,8 +46,7 @@ export class McpServersService {
   async remove(workspaceId: string, assistantId: string, mcpServerId: string): Promise<McpServer> {
     const server = await this.servers.delete(workspaceId, { assistantId, id: mcpServerId }).catch((error: unknown) =>
       translateForeignKeyViolation(error, {
-        tools_mcp_server_fkey: () =>
-          new ConflictError('The MCP server is used by a computer-use tool of this assistant; delete that tool first'),
+        tools_mcp_server_fkey: () => new ConflictError('The MCP server is used by a computer-use tool of this assistant; delete that tool first'),
       }),
     );
     if (server !== null) return this.revealed(server);

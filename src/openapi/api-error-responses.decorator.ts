@@ -33,7 +33,10 @@ const ANY_ROUTE = [400, 408, 413, 415, 431, 500, 503];
 const GUARDED_ROUTE = [401, 403, 429];
 
 const RETRY_AFTER = {
-  'Retry-After': { description: 'Seconds until the limit that refused the request starts over, or the validator’s queue has room', schema: { type: 'integer', minimum: 1 } },
+  'Retry-After': {
+    description: 'Seconds until the limit that refused the request starts over, or the validator’s queue has room',
+    schema: { type: 'integer', minimum: 1 },
+  },
 };
 
 /** Documents the `{error, message}` body for each listed status, plus the ones every guarded route can answer. */

@@ -16,7 +16,7 @@ export function ApiIdempotencyKey(): MethodDecorator {
         `first response (header \`Idempotent-Replayed: true\`) and creates nothing. Keys are kept for ${KEY_LIFETIME_SECONDS / 3600} hours, ` +
         'per API key (send the retry with the same API key) and per method and path. The same key with another body answers 409; ' +
         'so does a retry sent while the first request is still in progress (retry it after a moment). ' +
-        'The request\'s writes and the record of its response commit together: a request that fails (4xx or 5xx) ' +
+        "The request's writes and the record of its response commit together: a request that fails (4xx or 5xx) " +
         'wrote nothing and does not use up its key, except one whose commit went unanswered, which keeps the key in progress. ' +
         `A request in progress for more than ${STALE_CLAIM_SECONDS} seconds is taken to have died, and its key can be used again.`,
     }),

@@ -15,9 +15,7 @@ interface SuccessBody {
 
 /** The success answer: 200 with `ok`, 200 with `page` (a list and its Link header), or 201 with `created`. */
 type Success =
-  | { ok: SuccessBody; page?: never; created?: never }
-  | { page: SuccessBody; ok?: never; created?: never }
-  | { created: SuccessBody; ok?: never; page?: never };
+  { ok: SuccessBody; page?: never; created?: never } | { page: SuccessBody; ok?: never; created?: never } | { created: SuccessBody; ok?: never; page?: never };
 
 type Access =
   | {

@@ -4,7 +4,13 @@ const TIMESTAMPTZ: number = pg.types.builtins.TIMESTAMPTZ;
 const parseAnyTimestamp = pg.types.getTypeParser(TIMESTAMPTZ, 'text') as (text: string) => Date;
 
 /** `YYYY-MM-DD HH:MM:SS`, the part of PostgreSQL's ISO output read by position. */
-const SEPARATORS: [number, string][] = [[4, '-'], [7, '-'], [10, ' '], [13, ':'], [16, ':']];
+const SEPARATORS: [number, string][] = [
+  [4, '-'],
+  [7, '-'],
+  [10, ' '],
+  [13, ':'],
+  [16, ':'],
+];
 const OFFSET_AT_THE_EARLIEST = 19;
 
 /**
@@ -20,7 +26,9 @@ export function parseTimestamptz(text: string): Date {
   const year = digits(text, 0, 4);
   if (year < 1000) return parseAnyTimestamp(text);
   const milliseconds = offsetAt > 20 ? digits(text, 20, Math.min(offsetAt, 23)) * 10 ** (3 - Math.min(offsetAt - 20, 3)) : 0;
-  const offsetMinutes = (digits(text, offsetAt + 1, offsetAt + 3) * 60 + (text.length === offsetAt + 6 ? digits(text, offsetAt + 4, offsetAt + 6) : 0)) * (text[offsetAt] === '-' ? -1 : 1);
+  const offsetMinutes =
+    (digits(text, offsetAt + 1, offsetAt + 3) * 60 + (text.length === offsetAt + 6 ? digits(text, offsetAt + 4, offsetAt + 6) : 0)) *
+    (text[offsetAt] === '-' ? -1 : 1);
   const utc = Date.UTC(year, digits(text, 5, 7) - 1, digits(text, 8, 10), digits(text, 11, 13), digits(text, 14, 16), digits(text, 17, 19), milliseconds);
   return Number.isNaN(utc) ? parseAnyTimestamp(text) : new Date(utc - offsetMinutes * 60_000);
 }

@@ -13,9 +13,7 @@ import { RateLimitStore } from './rate-limit-store.js';
 @Module({})
 export class RateLimitModule {
   static forRoot(config: AppConfig): DynamicModule {
-    const providers: Provider[] = [
-      { provide: RateLimitStore, inject: [AppConfig], useFactory: (appConfig: AppConfig) => new RateLimitStore(appConfig) },
-    ];
+    const providers: Provider[] = [{ provide: RateLimitStore, inject: [AppConfig], useFactory: (appConfig: AppConfig) => new RateLimitStore(appConfig) }];
     if (config.rateLimitRequests > 0) providers.push({ provide: APP_GUARD, useClass: ApiKeyRateLimitGuard });
     return { module: RateLimitModule, providers, exports: [RateLimitStore] };
   }

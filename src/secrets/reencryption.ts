@@ -104,7 +104,7 @@ export function assertEncrypting(secrets: HeaderSecrets): void {
 
 async function reencryptColumn(client: pg.ClientBase, column: SealedColumn, secrets: HeaderSecrets): Promise<TableReport> {
   const report: TableReport = { table: column.table, rewritten: 0, alreadyCurrent: 0, plaintextEncrypted: 0, changedWhileRead: [], unreadable: [] };
-  for (let after = BEFORE_EVERY_UUID; ; ) {
+  for (let after = BEFORE_EVERY_UUID; ;) {
     const { rows } = await client.query<StoredRow>(column.readBatch, [after, BATCH_SIZE]);
     if (rows.length === 0) return report;
     for (const row of rows) await reencryptRow(client, column, row, secrets, report);

@@ -64,14 +64,13 @@ export class SecretCipher {
   open(stored: string): string {
     if (this.isPlain(stored)) return stored.slice(PLAIN.length);
     const envelope = ENVELOPE.exec(stored);
-    if (envelope === null && stored.startsWith('enc:')) throw new SecretUnreadableError('A stored secret is not a well-formed envelope: it was altered or is corrupt');
+    if (envelope === null && stored.startsWith('enc:'))
+      throw new SecretUnreadableError('A stored secret is not a well-formed envelope: it was altered or is corrupt');
     if (envelope === null) return stored;
     const [, id, iv, tag, ciphertext] = envelope;
     const key = this.keysById.get(id);
     if (key === undefined) {
-      throw new SecretUnreadableError(
-        `A stored secret was encrypted with key ${id}, which is neither ENCRYPTION_KEY nor one of ENCRYPTION_KEY_PREVIOUS`,
-      );
+      throw new SecretUnreadableError(`A stored secret was encrypted with key ${id}, which is neither ENCRYPTION_KEY nor one of ENCRYPTION_KEY_PREVIOUS`);
     }
     try {
       const decipher = createDecipheriv(ALGORITHM, key, Buffer.from(iv, 'base64url'), { authTagLength: TAG_BYTES });

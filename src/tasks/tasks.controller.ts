@@ -40,11 +40,7 @@ export class TasksController {
     page: { description: 'The tasks', type: TaskListDto },
     errors: [400, 403],
   })
-  async list(
-    @CurrentWorkspace() workspaceId: string,
-    @Query() query: TaskListQueryDto,
-    @NextPageLink() linkNextPage: NextPageLink,
-  ): Promise<TaskListDto> {
+  async list(@CurrentWorkspace() workspaceId: string, @Query() query: TaskListQueryDto, @NextPageLink() linkNextPage: NextPageLink): Promise<TaskListDto> {
     const { items, nextCursor } = await this.tasks.list(workspaceId, query);
     linkNextPage(nextCursor);
     return { tasks: items.map((task) => TaskResponseDto.from(task)) };
@@ -72,11 +68,7 @@ export class TasksController {
     ok: { description: 'The updated task', type: TaskEnvelopeDto },
     errors: [400, 403, 404, 413, 415],
   })
-  async update(
-    @CurrentWorkspace() workspaceId: string,
-    @Param('taskId', taskIdPipe) taskId: string,
-    @Body() dto: UpdateTaskDto,
-  ): Promise<TaskEnvelopeDto> {
+  async update(@CurrentWorkspace() workspaceId: string, @Param('taskId', taskIdPipe) taskId: string, @Body() dto: UpdateTaskDto): Promise<TaskEnvelopeDto> {
     return { task: TaskResponseDto.from(await this.tasks.update(workspaceId, taskId, dto)) };
   }
 

@@ -34,9 +34,7 @@ export class TasksService {
     };
     const record = { title, message, key, ...written, nextRunAt: storedNextRun(written) };
     if (threadId !== undefined) {
-      return this.tasks
-        .insert(workspaceId, { ...record, threadId })
-        .catch((error: unknown) => translateForeignKeyViolation(error, UNKNOWN_THREAD));
+      return this.tasks.insert(workspaceId, { ...record, threadId }).catch((error: unknown) => translateForeignKeyViolation(error, UNKNOWN_THREAD));
     }
     return this.transactions.run(async (transaction) => {
       const thread = await this.threads.within(transaction).insert(workspaceId, {});

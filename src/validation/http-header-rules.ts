@@ -35,7 +35,6 @@ export const MAX_HEADER_NAME_LENGTH = 256;
 /** Headers one MCP server or one function handler may send. */
 export const MAX_HEADERS = 50;
 
-
 /**
  * What keeps these name-value pairs from being sent as HTTP headers, or undefined: more than
  * MAX_HEADERS of them; a name that is no RFC 9110 token, is digits only, is one every JavaScript

@@ -72,10 +72,14 @@ export function IsListOf(itemType: () => new () => object, maxItems: number): Pr
   return applyDecorators(
     IsArray(),
     ArrayMaxSize(maxItems),
-    customRule('isListOfObjects', (list) => {
-      const index = (list as unknown[]).findIndex((item) => !isObject(item));
-      return index === -1 ? undefined : `[${index}] must be an object`;
-    }, { spaced: false }),
+    customRule(
+      'isListOfObjects',
+      (list) => {
+        const index = (list as unknown[]).findIndex((item) => !isObject(item));
+        return index === -1 ? undefined : `[${index}] must be an object`;
+      },
+      { spaced: false },
+    ),
     ValidateNested({ each: true }),
     Type(itemType),
   );
@@ -124,12 +128,17 @@ function hostProblem(url: string): string | undefined {
   const authority = AUTHORITY.exec(url)?.[1] ?? '';
   if (!PRINTABLE_ASCII.test(authority)) return 'must give its host in ASCII (an internationalised domain name in its xn-- form)';
   const at = authority.lastIndexOf('@');
-  const host = authority.slice(at + 1).replace(PORT, '').toLowerCase();
+  const host = authority
+    .slice(at + 1)
+    .replace(PORT, '')
+    .toLowerCase();
   const userInfo = authority.slice(0, Math.max(at, 0));
   const hostname = /[[\]\\]/.test(userInfo) ? undefined : whatwgHostname(url);
   // An IPv6 address may be written in several forms, of which WHATWG gives the shortest: the same address either way.
   const sameHost = IPV6_LITERAL.test(host) ? hostname?.startsWith('[') === true : hostname === host;
-  return sameHost ? undefined : 'must name its host as every URL parser reads it (no \\, [ or ] but around an IPv6 address, no escapes or shortened IPv4 addresses)';
+  return sameHost
+    ? undefined
+    : 'must name its host as every URL parser reads it (no \\, [ or ] but around an IPv6 address, no escapes or shortened IPv4 addresses)';
 }
 
 /** The host WHATWG's URL reads, or undefined when it cannot read the URL at all. */
@@ -160,8 +169,7 @@ export function IsHttpUrl(): PropertyDecorator {
     customRule('isHttpUrl', (value) => {
       const url = String(value);
       if (CONTROL_CHARACTER.test(url)) return 'must not contain control characters';
-      const absolute =
-        HTTP_URL_START.test(url) && isURL(url, { protocols: ['http', 'https'], require_protocol: true, require_tld: false, require_host: true });
+      const absolute = HTTP_URL_START.test(url) && isURL(url, { protocols: ['http', 'https'], require_protocol: true, require_tld: false, require_host: true });
       return absolute ? hostProblem(url) : 'must be an absolute http or https URL';
     }),
   );

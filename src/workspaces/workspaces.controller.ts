@@ -35,11 +35,7 @@ export class WorkspacesController {
     page: { description: 'The workspaces', type: WorkspaceListDto },
     errors: [400, 403],
   })
-  async list(
-    @CurrentPrincipal() caller: Principal,
-    @Query() page: PageQueryDto,
-    @NextPageLink() linkNextPage: NextPageLink,
-  ): Promise<WorkspaceListDto> {
+  async list(@CurrentPrincipal() caller: Principal, @Query() page: PageQueryDto, @NextPageLink() linkNextPage: NextPageLink): Promise<WorkspaceListDto> {
     const { items, nextCursor } = await this.workspaces.list(caller.organizationId, page);
     linkNextPage(nextCursor);
     return { workspaces: items.map((workspace) => WorkspaceResponseDto.from(workspace)) };

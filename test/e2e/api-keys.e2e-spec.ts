@@ -111,9 +111,7 @@ describe('API keys', () => {
       expect(rows).toEqual([{ value: null, digest: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
       const secrets: { count: string }[] = await t.app
         .get(DataSource)
-        .query(`SELECT count(*) FROM api_keys WHERE value = ANY($1) OR digest = ANY($1)`, [
-          [created.value, PRIVATE_KEY, ORGANIZATION_KEY],
-        ]);
+        .query(`SELECT count(*) FROM api_keys WHERE value = ANY($1) OR digest = ANY($1)`, [[created.value, PRIVATE_KEY, ORGANIZATION_KEY]]);
       expect(secrets[0].count).toBe('0');
     });
 
@@ -227,10 +225,7 @@ describe('API keys', () => {
       const { value, ...key } = await createPrivateKeyInSecondWorkspace('Short-lived');
       const own = t.api(value);
       // The use is recorded off the request's path: read until it shows, so the deleted key carries it.
-      const recorded = await eventually(
-        async () => (await listKeys(value!)).some(({ id, lastUsedAt }) => id === key.id && lastUsedAt !== null),
-        2_000,
-      );
+      const recorded = await eventually(async () => (await listKeys(value!)).some(({ id, lastUsedAt }) => id === key.id && lastUsedAt !== null), 2_000);
       expect(recorded).toBe(true);
 
       expect(bodyOf(await own.DELETE(API_KEY, byId(key.id)), 200)).toEqual({ apiKey: { ...key, lastUsedAt: expect.stringMatching(ISO_UTC) } });

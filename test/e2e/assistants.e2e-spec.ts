@@ -11,8 +11,7 @@ const ASSISTANT = '/api/cloud/assistants/{assistantId}';
 const INITIAL_MESSAGES = '/api/cloud/assistants/{assistantId}/initial-messages';
 
 const NOT_FOUND = { error: 'Not Found', message: 'Assistant not found' };
-const PROVIDER_IS_FIXED =
-  "provider cannot be changed (it is OPENAI): the assistant's tools depend on it; create a new assistant instead";
+const PROVIDER_IS_FIXED = "provider cannot be changed (it is OPENAI): the assistant's tools depend on it; create a new assistant instead";
 const PROVIDER_VALUES = 'provider must be one of the following values: OPENAI, ANTHROPIC, GOOGLE';
 
 const CHILD_TABLES = ['tools', 'mcp_servers', 'functions', 'initial_messages'];
@@ -40,7 +39,10 @@ describe('Assistants', () => {
     await createTool(api, assistantId, { type: 'COMPUTER_USE', computerUseTool: { displayWidth: 1024, displayHeight: 768, mcpServerId } });
     await createTool(api, assistantId, { type: 'WEB_SEARCH' });
     await createFunction(api, assistantId);
-    const initialMessages = [{ role: 'ASSISTANT', content: 'Hi' }, { role: 'ASSISTANT', content: 'How can I help?' }] as const;
+    const initialMessages = [
+      { role: 'ASSISTANT', content: 'Hi' },
+      { role: 'ASSISTANT', content: 'How can I help?' },
+    ] as const;
     bodyOf(await api.PUT(INITIAL_MESSAGES, { ...at(assistantId), body: { initialMessages: [...initialMessages] } }), 200);
   };
 
@@ -249,7 +251,10 @@ describe('Assistants', () => {
 
     it.each(['ANTHROPIC', 'GOOGLE'] as const)('refuses to change the provider to %s and changes nothing', async (provider) => {
       const created = await createAssistant(api, { name: 'Keep', model: 'gpt-4.1' });
-      expect(errorOf(await patch(created.id, { provider, name: 'Changed', model: 'other' }), 400)).toEqual({ error: 'Bad Request', message: PROVIDER_IS_FIXED });
+      expect(errorOf(await patch(created.id, { provider, name: 'Changed', model: 'other' }), 400)).toEqual({
+        error: 'Bad Request',
+        message: PROVIDER_IS_FIXED,
+      });
       expect(await getAssistant(created.id)).toEqual(created);
     });
 
@@ -272,11 +277,7 @@ describe('Assistants', () => {
       ['provider lowercase', { provider: 'openai' }, PROVIDER_VALUES],
       ['model empty', { model: '' }, 'model must be longer than or equal to 1 characters'],
       ['model of 256 characters', { model: 'm'.repeat(256) }, 'model must be shorter than or equal to 255 characters'],
-      [
-        'instructions of 256001 characters',
-        { instructions: 'i'.repeat(256_001) },
-        'instructions must be shorter than or equal to 256000 characters',
-      ],
+      ['instructions of 256001 characters', { instructions: 'i'.repeat(256_001) }, 'instructions must be shorter than or equal to 256000 characters'],
       ['an unknown field', { name: 'ok', id: UNKNOWN_ID }, 'property id should not exist'],
       ['createdAt', { createdAt: '2020-01-01T00:00:00.000Z' }, 'property createdAt should not exist'],
     ])('refuses %s (400) and changes nothing', async (_case, body, message) => {
@@ -375,7 +376,11 @@ describe('Assistants', () => {
     it.each(routes)('$route answers 401 without a key or with an unknown one, and changes nothing', async ({ send }) => {
       const existing = await createAssistant(api, { name: 'Existing' });
       const keyWithoutScheme = { headers: { Authorization: PRIVATE_KEY } };
-      for (const [client, init] of [[t.api(null), {}], [t.api(UNKNOWN_KEY), {}], [t.api(null), keyWithoutScheme]] as const) {
+      for (const [client, init] of [
+        [t.api(null), {}],
+        [t.api(UNKNOWN_KEY), {}],
+        [t.api(null), keyWithoutScheme],
+      ] as const) {
         expect(errorOf(await send(client, existing.id, init), 401)).toEqual(UNAUTHORIZED);
       }
       expect(await listAssistants()).toEqual([existing]);

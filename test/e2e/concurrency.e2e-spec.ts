@@ -29,7 +29,10 @@ describe('Concurrent requests', () => {
 
     const read = await Promise.all(
       tasks.map(async ({ id, key }) => {
-        const [byId, byKey] = await Promise.all([api.GET('/api/cloud/tasks/{taskId}', { params: { path: { taskId: id } } }), api.GET(TASKS, { params: { query: { key } } })]);
+        const [byId, byKey] = await Promise.all([
+          api.GET('/api/cloud/tasks/{taskId}', { params: { path: { taskId: id } } }),
+          api.GET(TASKS, { params: { query: { key } } }),
+        ]);
         return { byId: bodyOf(byId, 200).task, byKey: bodyOf(byKey, 200).tasks };
       }),
     );

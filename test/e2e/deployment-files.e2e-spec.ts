@@ -14,12 +14,15 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 /** Every variable AppConfig reads, found by watching it read an empty environment: no second list to keep. */
 function configVariables(): Set<string> {
   const read = new Set<string>();
-  const environment = new Proxy({}, {
-    get(_, name) {
-      if (typeof name === 'string') read.add(name);
-      return undefined;
+  const environment = new Proxy(
+    {},
+    {
+      get(_, name) {
+        if (typeof name === 'string') read.add(name);
+        return undefined;
+      },
     },
-  });
+  );
   AppConfig.fromEnvironment(environment);
   return read;
 }

@@ -116,27 +116,44 @@ describe('Functions', () => {
     });
 
     it.each(['"text"', '42', 'null', '[1]', 'true', ' { "spaced" : 1 } '])('accepts any JSON as body and keeps it as sent: %s', async (body) => {
-      const created = await createFunction(api, assistantId, { openapiSpec: OPENAPI_SPEC, handler: { type: 'REQUEST', requestHandler: { ...REQUEST_HANDLER, body } } });
+      const created = await createFunction(api, assistantId, {
+        openapiSpec: OPENAPI_SPEC,
+        handler: { type: 'REQUEST', requestHandler: { ...REQUEST_HANDLER, body } },
+      });
       expect(created.handler.requestHandler.body).toBe(body);
     });
 
     it.each(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const)('accepts the method %s', async (method) => {
-      const created = await createFunction(api, assistantId, { openapiSpec: OPENAPI_SPEC, handler: { type: 'REQUEST', requestHandler: { ...REQUEST_HANDLER, method } } });
+      const created = await createFunction(api, assistantId, {
+        openapiSpec: OPENAPI_SPEC,
+        handler: { type: 'REQUEST', requestHandler: { ...REQUEST_HANDLER, method } },
+      });
       expect(created.handler.requestHandler.method).toBe(method);
     });
 
     it.each([
       ['3.0.0 with a path', ORDERS_SPEC],
-      ['3.0.3 with components only and empty paths', spec({ openapi: '3.0.3', info: { title: 'x', version: '1' }, paths: {}, components: { schemas: { Order: { type: 'object' } } } })],
+      [
+        '3.0.3 with components only and empty paths',
+        spec({ openapi: '3.0.3', info: { title: 'x', version: '1' }, paths: {}, components: { schemas: { Order: { type: 'object' } } } }),
+      ],
       ['3.1.0 with one path', OPENAPI_SPEC],
-      ['3.1.0 with webhooks only', spec({ openapi: '3.1.0', info: { title: 'Hooks', version: '2' }, webhooks: { newOrder: { post: { responses: { '200': { description: 'ok' } } } } } })],
-      ['3.1.1 with components only', spec({ openapi: '3.1.1', info: { title: 'x', version: '1' }, components: { schemas: { Id: { type: ['string', 'null'] } } } })],
+      [
+        '3.1.0 with webhooks only',
+        spec({ openapi: '3.1.0', info: { title: 'Hooks', version: '2' }, webhooks: { newOrder: { post: { responses: { '200': { description: 'ok' } } } } } }),
+      ],
+      [
+        '3.1.1 with components only',
+        spec({ openapi: '3.1.1', info: { title: 'x', version: '1' }, components: { schemas: { Id: { type: ['string', 'null'] } } } }),
+      ],
       [
         '3.1.0 with a local $ref',
         spec({
           openapi: '3.1.0',
           info: { title: 'x', version: '1' },
-          paths: { '/o': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Order' } } } } } } } },
+          paths: {
+            '/o': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Order' } } } } } } },
+          },
           components: { schemas: { Order: { type: 'object' } } },
         }),
       ],
@@ -149,12 +166,28 @@ describe('Functions', () => {
       ['text that is not JSON', 'openapi: 3.1.0', /^openapiSpec is not valid JSON: /],
       ['truncated JSON', OPENAPI_SPEC.slice(0, -1), /^openapiSpec is not valid JSON: /],
       ['a JSON array', '[]', 'openapiSpec must be a JSON object'],
-      ['a Swagger 2.0 document', spec({ swagger: '2.0', info: { title: 'x', version: '1' }, paths: {} }), 'openapiSpec must be an OpenAPI 3.x document: its "openapi" field is missing'],
+      [
+        'a Swagger 2.0 document',
+        spec({ swagger: '2.0', info: { title: 'x', version: '1' }, paths: {} }),
+        'openapiSpec must be an OpenAPI 3.x document: its "openapi" field is missing',
+      ],
       ['an empty object', '{}', 'openapiSpec must be an OpenAPI 3.x document: its "openapi" field is missing'],
-      ['openapi 2.0', spec({ openapi: '2.0', info: { title: 'x', version: '1' }, paths: {} }), 'openapiSpec must be an OpenAPI 3.x document: its "openapi" field is "2.0"'],
-      ['openapi as a number', spec({ openapi: 3.1, info: { title: 'x', version: '1' }, paths: {} }), 'openapiSpec must be an OpenAPI 3.x document: its "openapi" field is 3.1'],
+      [
+        'openapi 2.0',
+        spec({ openapi: '2.0', info: { title: 'x', version: '1' }, paths: {} }),
+        'openapiSpec must be an OpenAPI 3.x document: its "openapi" field is "2.0"',
+      ],
+      [
+        'openapi as a number',
+        spec({ openapi: 3.1, info: { title: 'x', version: '1' }, paths: {} }),
+        'openapiSpec must be an OpenAPI 3.x document: its "openapi" field is 3.1',
+      ],
       ['info without version', spec({ openapi: '3.0.3', info: { title: 'x' }, paths: {} }), /^openapiSpec is not a valid OpenAPI document: .*version/],
-      ['a 3.1 document with no paths, components or webhooks', spec({ openapi: '3.1.0', info: { title: 'x', version: '1' } }), /^openapiSpec is not a valid OpenAPI document: .*paths/],
+      [
+        'a 3.1 document with no paths, components or webhooks',
+        spec({ openapi: '3.1.0', info: { title: 'x', version: '1' } }),
+        /^openapiSpec is not a valid OpenAPI document: .*paths/,
+      ],
       [
         'a 3.1 document whose paths, components and webhooks are all empty',
         spec({ openapi: '3.1.0', info: { title: 'x', version: '1' }, paths: {} }),
@@ -174,7 +207,11 @@ describe('Functions', () => {
       ['an object instead of a string', { openapi: '3.1.0', info: { title: 'x', version: '1' }, paths: {} }, 'openapiSpec must be a string'],
       ['no openapiSpec', undefined, 'openapiSpec must be a string'],
     ])('refuses an openapiSpec that is %s (400) and creates nothing', async (_case, openapiSpec, message) => {
-      const response = await t.as(PRIVATE_KEY).post(functionsOf(assistantId)).send({ ...FULL_BODY, openapiSpec }).expect(400);
+      const response = await t
+        .as(PRIVATE_KEY)
+        .post(functionsOf(assistantId))
+        .send({ ...FULL_BODY, openapiSpec })
+        .expect(400);
       expect(response.body).toEqual({ error: 'Bad Request', message: typeof message === 'string' ? message : expect.stringMatching(message) });
       expect(await countRows(t, 'functions')).toBe(0);
     });
@@ -220,14 +257,26 @@ describe('Functions', () => {
         { ...FULL_BODY, handler: { type: 'SCRIPT', requestHandler: REQUEST_HANDLER } },
         'handler.type must be one of the following values: REQUEST; handler.requestHandler is accepted only with type REQUEST',
       ],
-      ['a lowercase handler type', { ...FULL_BODY, handler: { type: 'request', requestHandler: REQUEST_HANDLER } }, /^handler\.type must be one of the following values: REQUEST/],
+      [
+        'a lowercase handler type',
+        { ...FULL_BODY, handler: { type: 'request', requestHandler: REQUEST_HANDLER } },
+        /^handler\.type must be one of the following values: REQUEST/,
+      ],
       ['no requestHandler', { ...FULL_BODY, handler: { type: 'REQUEST' } }, 'handler.requestHandler is required with type REQUEST'],
-      ['a requestHandler that is not an object', { ...FULL_BODY, handler: { type: 'REQUEST', requestHandler: 'https://api.example.com' } }, 'handler.requestHandler must be an object'],
+      [
+        'a requestHandler that is not an object',
+        { ...FULL_BODY, handler: { type: 'REQUEST', requestHandler: 'https://api.example.com' } },
+        'handler.requestHandler must be an object',
+      ],
       ['no url', { ...FULL_BODY, handler: { type: 'REQUEST', requestHandler: { method: 'GET' } } }, 'handler.requestHandler.url must be a string'],
       ['a relative url', withRequestHandler({ url: '/orders' }), 'handler.requestHandler.url must be an absolute http or https URL'],
       ['an ftp url', withRequestHandler({ url: 'ftp://files.example.com/x' }), 'handler.requestHandler.url must be an absolute http or https URL'],
       ['a url that is not a url', withRequestHandler({ url: 'not a url' }), 'handler.requestHandler.url must be an absolute http or https URL'],
-      ['a backslash in the authority', withRequestHandler({ url: 'https://169.254.169.254\\@evil.example/' }), 'handler.requestHandler.url must name its host as every URL parser reads it (no \\, [ or ] but around an IPv6 address, no escapes or shortened IPv4 addresses)'],
+      [
+        'a backslash in the authority',
+        withRequestHandler({ url: 'https://169.254.169.254\\@evil.example/' }),
+        'handler.requestHandler.url must name its host as every URL parser reads it (no \\, [ or ] but around an IPv6 address, no escapes or shortened IPv4 addresses)',
+      ],
       ['a scheme without //', withRequestHandler({ url: 'https:api.example.com/orders' }), 'handler.requestHandler.url must be an absolute http or https URL'],
       ['no method', { ...FULL_BODY, handler: { type: 'REQUEST', requestHandler: { url: REQUEST_HANDLER.url } } }, METHOD_MESSAGE],
       ['method FETCH', withRequestHandler({ method: 'FETCH' }), METHOD_MESSAGE],
@@ -241,7 +290,11 @@ describe('Functions', () => {
       ['an empty body', withRequestHandler({ body: '' }), 'handler.requestHandler.body must be a string holding JSON'],
       ['a body sent as an object', withRequestHandler({ body: { orderId: 1 } }), 'handler.requestHandler.body must be a string'],
       ['an unknown field in requestHandler', withRequestHandler({ timeoutMs: 5 }), 'property handler.requestHandler.timeoutMs should not exist'],
-      ['an unknown field in handler', { ...FULL_BODY, handler: { type: 'REQUEST', requestHandler: REQUEST_HANDLER, retries: 3 } }, 'property handler.retries should not exist'],
+      [
+        'an unknown field in handler',
+        { ...FULL_BODY, handler: { type: 'REQUEST', requestHandler: REQUEST_HANDLER, retries: 3 } },
+        'property handler.retries should not exist',
+      ],
       ['an unknown top-level field', { ...FULL_BODY, name: 'getOrder' }, 'property name should not exist'],
     ])('refuses %s (400) and creates nothing', async (_case, body, message) => {
       const response = await t.as(PRIVATE_KEY).post(functionsOf(assistantId)).send(body).expect(400);
@@ -257,7 +310,12 @@ describe('Functions', () => {
       const other = await secondWorkspaceApi(t);
       const body = { ...FULL_BODY, openapiSpec: largeOpenApiDocument(495_000) };
       const creates = Array.from({ length: CREATES }, (_, index) =>
-        t.as(PRIVATE_KEY).post(functionsOf(assistantId)).set('Idempotency-Key', `large-${index}`).send(body).then((response) => response),
+        t
+          .as(PRIVATE_KEY)
+          .post(functionsOf(assistantId))
+          .set('Idempotency-Key', `large-${index}`)
+          .send(body)
+          .then((response) => response),
       );
       await new Promise((settle) => setTimeout(settle, 500));
       const started = Date.now();
@@ -271,7 +329,10 @@ describe('Functions', () => {
       expect(statuses.filter((status) => status !== 201 && status !== 429)).toEqual([]);
       expect(statuses).toContain(201);
       for (const refused of answers.filter(({ status }) => status === 429)) {
-        expect(refused.body).toEqual({ error: 'Too Many Requests', message: expect.stringMatching(/^Too many OpenAPI documents are waiting to be validated; retry in \d+ s$/) });
+        expect(refused.body).toEqual({
+          error: 'Too Many Requests',
+          message: expect.stringMatching(/^Too many OpenAPI documents are waiting to be validated; retry in \d+ s$/),
+        });
         expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       }
       expect(await countRows(t, 'functions')).toBe(statuses.filter((status) => status === 201).length);
@@ -399,8 +460,16 @@ describe('Functions', () => {
     it.each<[string, unknown, string | RegExp]>([
       ['openapiSpec null', { openapiSpec: null }, 'openapiSpec must be a string'],
       ['openapiSpec not JSON', { openapiSpec: 'nope' }, /^openapiSpec is not valid JSON/],
-      ['a Swagger 2.0 openapiSpec', { openapiSpec: spec({ swagger: '2.0', info: { title: 'x', version: '1' }, paths: {} }) }, /^openapiSpec must be an OpenAPI 3\.x document: /],
-      ['an invalid 3.0 openapiSpec', { openapiSpec: spec({ openapi: '3.0.3', info: { title: 'x' }, paths: {} }) }, /^openapiSpec is not a valid OpenAPI document: .*version/],
+      [
+        'a Swagger 2.0 openapiSpec',
+        { openapiSpec: spec({ swagger: '2.0', info: { title: 'x', version: '1' }, paths: {} }) },
+        /^openapiSpec must be an OpenAPI 3\.x document: /,
+      ],
+      [
+        'an invalid 3.0 openapiSpec',
+        { openapiSpec: spec({ openapi: '3.0.3', info: { title: 'x' }, paths: {} }) },
+        /^openapiSpec is not a valid OpenAPI document: .*version/,
+      ],
       ['handler null', { handler: null }, 'handler must be an object'],
       ['handler type SCRIPT', { handler: { type: 'SCRIPT' } }, 'handler.type must be one of the following values: REQUEST'],
       ['method FETCH', { handler: { requestHandler: { method: 'FETCH' } } }, METHOD_MESSAGE],
@@ -408,12 +477,24 @@ describe('Functions', () => {
       ['a relative url', { handler: { requestHandler: { url: 'orders' } } }, 'handler.requestHandler.url must be an absolute http or https URL'],
       ['headers holding an array', { handler: { requestHandler: { headers: '[1]' } } }, HEADERS_MESSAGE],
       ['a body that is not JSON', { handler: { requestHandler: { body: '{x' } } }, 'handler.requestHandler.body must be a string holding JSON'],
-      ['a valid method beside an invalid spec', { openapiSpec: '{}', handler: { requestHandler: { method: 'GET' } } }, /^openapiSpec must be an OpenAPI 3\.x document/],
+      [
+        'a valid method beside an invalid spec',
+        { openapiSpec: '{}', handler: { requestHandler: { method: 'GET' } } },
+        /^openapiSpec must be an OpenAPI 3\.x document/,
+      ],
       ['an unknown field', { name: 'x' }, 'property name should not exist'],
-      ['an unknown requestHandler field', { handler: { requestHandler: { method: 'GET', retries: 1 } } }, 'property handler.requestHandler.retries should not exist'],
+      [
+        'an unknown requestHandler field',
+        { handler: { requestHandler: { method: 'GET', retries: 1 } } },
+        'property handler.requestHandler.retries should not exist',
+      ],
     ])('refuses %s (400) and changes nothing', async (_case, body, message) => {
       const created = await createOrdersFunction();
-      const response = await t.as(PRIVATE_KEY).patch(`${functionsOf(assistantId)}/${created.id}`).send(body as object).expect(400);
+      const response = await t
+        .as(PRIVATE_KEY)
+        .patch(`${functionsOf(assistantId)}/${created.id}`)
+        .send(body as object)
+        .expect(400);
       expect(response.body).toEqual({ error: 'Bad Request', message: typeof message === 'string' ? message : expect.stringMatching(message) });
       expect(await getFunction(created.id)).toEqual(created);
     });
@@ -434,7 +515,12 @@ describe('Functions', () => {
 
     it('refuses a body that is not JSON (415) and changes nothing', async () => {
       const created = await createOrdersFunction();
-      await t.as(PRIVATE_KEY).patch(`${functionsOf(assistantId)}/${created.id}`).set('Content-Type', 'text/plain').send('method=GET').expect(415);
+      await t
+        .as(PRIVATE_KEY)
+        .patch(`${functionsOf(assistantId)}/${created.id}`)
+        .set('Content-Type', 'text/plain')
+        .send('method=GET')
+        .expect(415);
       expect(await getFunction(created.id)).toEqual(created);
     });
   });

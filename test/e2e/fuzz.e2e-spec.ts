@@ -117,11 +117,7 @@ describe('Fuzzing every route under /api/cloud', () => {
       ['type', (workspaceId: string) => ({ name: 'Key', type: null, workspaceId }), 'type must be one of the following values: PUBLIC, PRIVATE, ORGANIZATION'],
     ])('an organization key creating an API key with %s null gets a 400, not a 500', async (_field, bodyFor, message) => {
       const [{ id: workspaceId }] = await t.app.get(DataSource).query(`SELECT id FROM workspaces`);
-      await refusedWithoutChange(
-        () => t.as(ORGANIZATION_KEY).post('/api/cloud/api-keys').send(bodyFor(workspaceId)),
-        400,
-        { error: 'Bad Request', message },
-      );
+      await refusedWithoutChange(() => t.as(ORGANIZATION_KEY).post('/api/cloud/api-keys').send(bodyFor(workspaceId)), 400, { error: 'Bad Request', message });
     });
 
     it.each([
@@ -129,11 +125,10 @@ describe('Fuzzing every route under /api/cloud', () => {
       ['in a key', '{"type":"WEB_SEARCH","\\udfff":1}'],
     ])('a JSON string with an unpaired surrogate %s is a 400, not a 500', async (_case, text) => {
       const assistant = await createAssistant(t.api());
-      await refusedWithoutChange(
-        () => t.as(PRIVATE_KEY).post(`${ASSISTANTS}/${assistant.id}/tools`).set('Content-Type', 'application/json').send(text),
-        400,
-        { error: 'Bad Request', message: 'Malformed JSON body: a string holds an unpaired UTF-16 surrogate (such as \\ud800), which is not Unicode text' },
-      );
+      await refusedWithoutChange(() => t.as(PRIVATE_KEY).post(`${ASSISTANTS}/${assistant.id}/tools`).set('Content-Type', 'application/json').send(text), 400, {
+        error: 'Bad Request',
+        message: 'Malformed JSON body: a string holds an unpaired UTF-16 surrogate (such as \\ud800), which is not Unicode text',
+      });
     });
 
     it('a surrogate pair, escaped in JSON, is Unicode text and is stored as sent', async () => {
@@ -166,7 +161,10 @@ describe('Fuzzing every route under /api/cloud', () => {
         `POST ${ASSISTANTS} HTTP/1.1\r\nHost: api\r\nAuthorization: Bearer ${PRIVATE_KEY}\r\nContent-Type: application/json\r\nIdempotency-Key: ${key}`,
         JSON.stringify({ name: 'Once', provider: 'OPENAI' }),
       );
-      expect({ status: response.status, body: JSON.parse(response.body) }).toEqual({ status: 400, body: { error: 'Bad Request', message: 'The request is not valid HTTP' } });
+      expect({ status: response.status, body: JSON.parse(response.body) }).toEqual({
+        status: 400,
+        body: { error: 'Bad Request', message: 'The request is not valid HTTP' },
+      });
       expect(await snapshots.whole()).toEqual(before);
     });
   });

@@ -35,10 +35,7 @@ describe('A client generated from the OpenAPI document (openapi-typescript + ope
   afterAll(() => t.close());
 
   it('walks a session: assistant, every tool type, an MCP server behind a computer-use tool, initial messages, tasks', async () => {
-    const { assistant } = bodyOf(
-      await api.POST('/api/cloud/assistants', { body: { name: 'Support', provider: 'OPENAI', model: 'gpt-4.1' } }),
-      201,
-    );
+    const { assistant } = bodyOf(await api.POST('/api/cloud/assistants', { body: { name: 'Support', provider: 'OPENAI', model: 'gpt-4.1' } }), 201);
     expect(assistant).toMatchObject({ name: 'Support', provider: 'OPENAI', model: 'gpt-4.1', instructions: null });
     const onAssistant = { params: { path: { assistantId: assistant.id } } };
 
@@ -66,7 +63,12 @@ describe('A client generated from the OpenAPI document (openapi-typescript + ope
       partialImages: 0,
     });
     expect(fileSearch.type === 'FILE_SEARCH' && fileSearch.fileSearchTool).toEqual({ vectorStoreIds: ['vs_handbook'], maxNumResults: 5 });
-    expect(computerUse.type === 'COMPUTER_USE' && computerUse.computerUseTool).toEqual({ displayWidth: 1280, displayHeight: 800, environment: 'LINUX', mcpServerId: null });
+    expect(computerUse.type === 'COMPUTER_USE' && computerUse.computerUseTool).toEqual({
+      displayWidth: 1280,
+      displayHeight: 800,
+      environment: 'LINUX',
+      mcpServerId: null,
+    });
 
     const { mcpServer } = bodyOf(
       await api.POST('/api/cloud/assistants/{assistantId}/mcp-servers', {
@@ -85,7 +87,12 @@ describe('A client generated from the OpenAPI document (openapi-typescript + ope
       }),
       201,
     );
-    expect(linked.type === 'COMPUTER_USE' && linked.computerUseTool).toEqual({ displayWidth: 1920, displayHeight: 1080, environment: 'BROWSER', mcpServerId: mcpServer.id });
+    expect(linked.type === 'COMPUTER_USE' && linked.computerUseTool).toEqual({
+      displayWidth: 1920,
+      displayHeight: 1080,
+      environment: 'BROWSER',
+      mcpServerId: mcpServer.id,
+    });
 
     const { tools: listedTools } = bodyOf(await api.GET('/api/cloud/assistants/{assistantId}/tools', onAssistant), 200);
     expect(listedTools.map(({ id }) => id)).toEqual([...tools, linked].map(({ id }) => id));

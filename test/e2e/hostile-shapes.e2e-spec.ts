@@ -34,7 +34,11 @@ describe('Hostile shapes', () => {
 
   /** Sends `body` as JSON text, raw: most bodies here are shaped to break the schema. */
   const send = (method: 'post' | 'put' | 'patch', path: string, body: unknown) =>
-    t.as(PRIVATE_KEY)[method](path).set('Content-Type', 'application/json').send(typeof body === 'string' ? body : JSON.stringify(body));
+    t
+      .as(PRIVATE_KEY)
+      [method](path)
+      .set('Content-Type', 'application/json')
+      .send(typeof body === 'string' ? body : JSON.stringify(body));
 
   /** Answered with exactly this, and nothing written. */
   const refused = async (request: () => PromiseLike<{ status: number; body: unknown }>, body: unknown) => {
@@ -89,8 +93,16 @@ describe('Hostile shapes', () => {
     it.each([
       ['schedule', () => send('post', TASKS, { ...task({}), schedule: [{ start: '2099-01-01T09:00:00', timeZone: 'UTC' }] }), 'schedule must be an object'],
       ['schedule in an update', () => send('patch', `${TASKS}/${taskId}`, { schedule: [] }), 'schedule must be an object'],
-      ['a tool’s settings', () => send('post', `${ASSISTANTS}/${assistantId}/tools`, { type: 'FILE_SEARCH', fileSearchTool: [{}] }), 'fileSearchTool must be an object'],
-      ['an MCP transport', () => send('post', `${ASSISTANTS}/${assistantId}/mcp-servers`, { transportType: 'SSE', sseTransport: [{ url: 'https://a.example' }] }), 'sseTransport must be an object'],
+      [
+        'a tool’s settings',
+        () => send('post', `${ASSISTANTS}/${assistantId}/tools`, { type: 'FILE_SEARCH', fileSearchTool: [{}] }),
+        'fileSearchTool must be an object',
+      ],
+      [
+        'an MCP transport',
+        () => send('post', `${ASSISTANTS}/${assistantId}/mcp-servers`, { transportType: 'SSE', sseTransport: [{ url: 'https://a.example' }] }),
+        'sseTransport must be an object',
+      ],
       ['a function handler', () => send('post', `${ASSISTANTS}/${assistantId}/functions`, { openapiSpec: '{}', handler: [] }), 'handler must be an object'],
     ])('an array in place of %s: 400', async (_field, request, message) => {
       await refused(request, badRequest(message));
@@ -106,7 +118,10 @@ describe('Hostile shapes', () => {
       ['arrays, just past the limit', '[', ']', 33],
       ['arrays, as deep as 1 MB allows', '[', ']', 400_000],
     ])('an unknown field nested in %s (%s…%s, %i deep): 400 before class-transformer walks it', async (_case, open, close, depth) => {
-      await refused(() => send('post', ASSISTANTS, nestedField(open, close, depth)), badRequest('The request body nests arrays and objects more than 32 levels deep'));
+      await refused(
+        () => send('post', ASSISTANTS, nestedField(open, close, depth)),
+        badRequest('The request body nests arrays and objects more than 32 levels deep'),
+      );
     });
 
     it('a body nested 31 levels under its top is read as usual (the unknown field is named)', async () => {
@@ -121,7 +136,11 @@ describe('Hostile shapes', () => {
       ['a body of 80,000 members, each one more field to scan for', objectOf(80_000), 'The request body has an object of more than 100 members'],
       ['a list of 10,001 items', withExtra(`[${'0,'.repeat(10_000)}0]`), 'The request body has more than 10000 list items and object members in all'],
       ['100,000 empty lists', withExtra(`[${'[],'.repeat(99_999)}[]]`), 'The request body has more than 10000 list items and object members in all'],
-      ['101 objects of 99 members', withExtra(`[${Array.from({ length: 101 }, () => objectOf(99)).join(',')}]`), 'The request body has more than 10000 list items and object members in all'],
+      [
+        '101 objects of 99 members',
+        withExtra(`[${Array.from({ length: 101 }, () => objectOf(99)).join(',')}]`),
+        'The request body has more than 10000 list items and object members in all',
+      ],
     ])('%s: 400 before class-transformer copies it', async (_case, body, message) => {
       await refused(() => send('post', ASSISTANTS, body), badRequest(message));
     });
@@ -244,7 +263,10 @@ describe('Hostile shapes', () => {
     const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
     const doubling = (levels: number) => {
       const schemas = Object.fromEntries(
-        Array.from({ length: levels }, (_, i) => [`S${i}`, i === levels - 1 ? { type: 'string' } : { type: 'object', properties: { a: ref(`S${i + 1}`), b: ref(`S${i + 1}`) } }]),
+        Array.from({ length: levels }, (_, i) => [
+          `S${i}`,
+          i === levels - 1 ? { type: 'string' } : { type: 'object', properties: { a: ref(`S${i + 1}`), b: ref(`S${i + 1}`) } },
+        ]),
       );
       return JSON.stringify({ openapi: '3.1.0', info: { title: 'x', version: '1' }, paths: {}, components: { schemas } });
     };
@@ -261,7 +283,10 @@ describe('Hostile shapes', () => {
 
     it('a document just within the limits is validated off the event loop: /health keeps answering meanwhile', async () => {
       const assistantId = (await createAssistant(api)).id;
-      const creating = api.POST('/api/cloud/assistants/{assistantId}/functions', { params: { path: { assistantId } }, body: { openapiSpec: doubling(12), handler } });
+      const creating = api.POST('/api/cloud/assistants/{assistantId}/functions', {
+        params: { path: { assistantId } },
+        body: { openapiSpec: doubling(12), handler },
+      });
       const healthTimes: number[] = [];
       let done = false;
       void creating.then(() => (done = true));
@@ -290,7 +315,10 @@ describe('Hostile shapes', () => {
       ['__proto__', '{"A":"1","__proto__":"y"}'],
       ['hasOwnProperty', { A: '1', hasOwnProperty: 'y' }],
     ])('an MCP header named %s: 400 naming it, nothing stored', async (name, headers) => {
-      const body = typeof headers === 'string' ? `{"transportType":"HTTP","httpTransport":{"url":"https://x.example","headers":${headers}}}` : { transportType: 'HTTP', httpTransport: { url: 'https://x.example', headers } };
+      const body =
+        typeof headers === 'string'
+          ? `{"transportType":"HTTP","httpTransport":{"url":"https://x.example","headers":${headers}}}`
+          : { transportType: 'HTTP', httpTransport: { url: 'https://x.example', headers } };
       await refused(() => send('post', `${ASSISTANTS}/${assistantId}/mcp-servers`, body), badRequest(`httpTransport.headers.${name}: ${INHERITED}`));
     });
 
@@ -353,7 +381,10 @@ describe('Hostile shapes', () => {
       [JSON.stringify(Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`X-${i}`, 'v']))), 'must not have more than 50 headers'],
     ])('%s: 400, nothing stored', async (headers, problem) => {
       const assistantId = (await createAssistant(api)).id;
-      await refused(() => send('post', `${ASSISTANTS}/${assistantId}/functions`, functionBody(headers)), badRequest(`handler.requestHandler.headers ${problem}`));
+      await refused(
+        () => send('post', `${ASSISTANTS}/${assistantId}/functions`, functionBody(headers)),
+        badRequest(`handler.requestHandler.headers ${problem}`),
+      );
     });
   });
 
@@ -364,7 +395,11 @@ describe('Hostile shapes', () => {
       ['CJK text', { 'X-A': '日本' }, 'has a value with a character past U+00FF, which an HTTP header cannot carry, for X-A'],
       ['an emoji', { 'X-A': '😀' }, 'has a value with a character past U+00FF, which an HTTP header cannot carry, for X-A'],
       ['Host', { Host: 'internal.example' }, "names Host, a header the platform's HTTP client sets for each request"],
-      ['transfer-encoding, in any letter case', { 'transfer-Encoding': 'chunked' }, "names transfer-Encoding, a header the platform's HTTP client sets for each request"],
+      [
+        'transfer-encoding, in any letter case',
+        { 'transfer-Encoding': 'chunked' },
+        "names transfer-Encoding, a header the platform's HTTP client sets for each request",
+      ],
       ['Connection', { Connection: 'close' }, "names Connection, a header the platform's HTTP client sets for each request"],
       ['a name of digits only, which a JavaScript object would move to the front', { b: '1', '2': 'x' }, 'has a header name of digits only: "2"'],
     ])('%s: 400, nothing stored', async (_case, headers, problem) => {

@@ -45,7 +45,13 @@ describe('HTTP pipeline', () => {
   ])('refuses a body with %s in a string with 400, rather than storing U+FFFD in its place', async (_, bytes) => {
     const body = Buffer.concat([Buffer.from('{"name":"key-'), bytes, Buffer.from('"}')]);
     // Sent as the bytes they are: supertest would write a Buffer out as JSON.
-    const response = await t.as(PRIVATE_KEY).post(API_KEYS).set('Content-Type', 'application/json').serialize(() => body as unknown as string).send({}).expect(400);
+    const response = await t
+      .as(PRIVATE_KEY)
+      .post(API_KEYS)
+      .set('Content-Type', 'application/json')
+      .serialize(() => body as unknown as string)
+      .send({})
+      .expect(400);
     expect(response.body).toEqual({ error: 'Bad Request', message: 'Malformed JSON body: the text is not valid UTF-8' });
     const names = await t.app.get(DataSource).query<{ name: string }[]>('SELECT name FROM api_keys');
     expect(names.filter(({ name }) => name.startsWith('key-'))).toEqual([]);

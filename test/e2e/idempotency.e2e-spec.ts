@@ -38,8 +38,7 @@ interface CreateRoute {
 }
 
 const fixedPath = (path: string) => async () => `/api/cloud/${path}`;
-const underAssistant = (child: string) => async (t: TestApp, key: string) =>
-  `${ASSISTANTS}/${(await createAssistant(t.api(key))).id}/${child}`;
+const underAssistant = (child: string) => async (t: TestApp, key: string) => `${ASSISTANTS}/${(await createAssistant(t.api(key))).id}/${child}`;
 const secondWorkspaceKey = async (t: TestApp) => (await seedSecondWorkspace(t.api(ORGANIZATION_KEY))).privateKey;
 const secondOrganizationKey = async (t: TestApp) => {
   await seedSecondOrganization(t);
@@ -126,7 +125,10 @@ const LOCK_HELD_MS = 5000;
 const OTHER_BODY = { error: 'Conflict', message: 'This Idempotency-Key was already used with a different request body' };
 const IN_PROGRESS = { error: 'Conflict', message: 'A request with this Idempotency-Key is still in progress; retry it after a moment' };
 /** Documents are validated before the key is claimed: past the validator's queue, a request is refused before it is compared with others. */
-const VALIDATOR_BUSY = { error: 'Too Many Requests', message: expect.stringMatching(/^Too many OpenAPI documents are waiting to be validated; retry in \d+ s$/) };
+const VALIDATOR_BUSY = {
+  error: 'Too Many Requests',
+  message: expect.stringMatching(/^Too many OpenAPI documents are waiting to be validated; retry in \d+ s$/),
+};
 const MALFORMED_KEY = { error: 'Bad Request', message: 'Idempotency-Key must be 1 to 255 printable ASCII characters' };
 
 describe('Idempotency-Key', () => {
@@ -276,7 +278,10 @@ describe('Idempotency-Key', () => {
     });
 
     it.each([
-      ['recording its response', `CREATE TRIGGER refuse BEFORE UPDATE ON idempotency_keys FOR EACH ROW WHEN (NEW.response_status IS NOT NULL) EXECUTE FUNCTION refuse()`],
+      [
+        'recording its response',
+        `CREATE TRIGGER refuse BEFORE UPDATE ON idempotency_keys FOR EACH ROW WHEN (NEW.response_status IS NOT NULL) EXECUTE FUNCTION refuse()`,
+      ],
       ['its COMMIT', `CREATE CONSTRAINT TRIGGER refuse AFTER INSERT ON assistants DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse()`],
     ])('leaves neither the create nor its record when the database refuses %s, and the retry creates once', async (_, trigger) => {
       await records(`CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$`);
@@ -347,7 +352,11 @@ describe('Idempotency-Key', () => {
     it('ignores the header on routes that do not create', async () => {
       const assistant = await createAssistant(t.api());
       const rename = (name: string) =>
-        t.api().PATCH('/api/cloud/assistants/{assistantId}', { params: { path: { assistantId: assistant.id } }, headers: { [KEY_HEADER]: 'patch' }, body: { name } });
+        t.api().PATCH('/api/cloud/assistants/{assistantId}', {
+          params: { path: { assistantId: assistant.id } },
+          headers: { [KEY_HEADER]: 'patch' },
+          body: { name },
+        });
       bodyOf(await rename('One'), 200);
       expect(bodyOf(await rename('Two'), 200).assistant.name).toBe('Two');
       expect(await countRows(t, 'idempotency_keys')).toBe(0);
@@ -357,12 +366,17 @@ describe('Idempotency-Key', () => {
       const document = (await t.http.get('/docs-json').expect(200)).body as {
         paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; responses: Record<string, unknown> }>>;
       };
-      const creates = Object.entries(document.paths).flatMap(([path, operations]) =>
-        operations.post === undefined ? [] : [[path, operations.post] as const],
-      );
+      const creates = Object.entries(document.paths).flatMap(([path, operations]) => (operations.post === undefined ? [] : [[path, operations.post] as const]));
       expect(creates.map(([path]) => path).sort()).toEqual(
-        ['api-keys', 'assistants', 'assistants/{assistantId}/functions', 'assistants/{assistantId}/mcp-servers', 'assistants/{assistantId}/tools', 'tasks', 'workspaces']
-          .map((path) => `/api/cloud/${path}`),
+        [
+          'api-keys',
+          'assistants',
+          'assistants/{assistantId}/functions',
+          'assistants/{assistantId}/mcp-servers',
+          'assistants/{assistantId}/tools',
+          'tasks',
+          'workspaces',
+        ].map((path) => `/api/cloud/${path}`),
       );
       for (const [, operation] of creates) {
         expect(operation.parameters).toContainEqual(expect.objectContaining({ name: KEY_HEADER, in: 'header', required: false }));
@@ -412,7 +426,9 @@ describe('Idempotency-Key', () => {
 
       await new Promise((done) => setTimeout(done, lockedAt + LOCK_HELD_MS - Date.now()));
       await locker.query('ROLLBACK');
-      expect(await waitFor(locker, `SELECT count(*) = 0 AS done FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).toBe(true);
+      expect(await waitFor(locker, `SELECT count(*) = 0 AS done FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).toBe(
+        true,
+      );
       expect(await countRows(t, table)).toBe(0);
 
       const retried = await post(path, PRIVATE_KEY, body, 'locked-out').expect(201);
@@ -484,7 +500,10 @@ describe('Idempotency-Key across an ENCRYPTION_KEY rotation, on processes of one
     // A rolling restart: one replica still on the first key, one on the second.
     const onSecondKey = await start({ ENCRYPTION_KEY: SECOND_KEY, ENCRYPTION_KEY_PREVIOUS: FIRST_KEY });
     expect(await create(onSecondKey, 'rotated')).toEqual({ ...first, replayed: true });
-    for (const [sentFirst, sentThen, key] of [[onFirstKey, onSecondKey, 'first-then-second'], [onSecondKey, onFirstKey, 'second-then-first']] as const) {
+    for (const [sentFirst, sentThen, key] of [
+      [onFirstKey, onSecondKey, 'first-then-second'],
+      [onSecondKey, onFirstKey, 'second-then-first'],
+    ] as const) {
       const created = await create(sentFirst, key);
       expect(created).toMatchObject({ status: 201, replayed: false });
       expect(await create(sentThen, key)).toEqual({ ...created, replayed: true });

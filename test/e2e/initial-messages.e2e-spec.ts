@@ -139,11 +139,7 @@ describe('Initial messages', () => {
         ['initialMessages null', { initialMessages: null }, 'initialMessages must be an array'],
         ['initialMessages an object', { initialMessages: { role: 'ASSISTANT', content: 'x' } }, 'initialMessages must be an array'],
         ['initialMessages a string', { initialMessages: 'hello' }, 'initialMessages must be an array'],
-        [
-          '101 messages',
-          { initialMessages: Array.from({ length: 101 }, () => ok) },
-          'initialMessages must contain no more than 100 elements',
-        ],
+        ['101 messages', { initialMessages: Array.from({ length: 101 }, () => ok) }, 'initialMessages must contain no more than 100 elements'],
         ['an item that is a string', { initialMessages: ['hello'] }, 'initialMessages[0] must be an object'],
         ['an item that is null', { initialMessages: [ok, null] }, 'initialMessages[1] must be an object'],
         ['role USER', { initialMessages: [{ role: 'USER', content: 'x' }] }, 'initialMessages[0].role must be one of the following values: ASSISTANT'],
@@ -165,22 +161,18 @@ describe('Initial messages', () => {
           { initialMessages: [{ role: 'ASSISTANT', content: 'x'.repeat(32_001) }] },
           'initialMessages[0].content must be shorter than or equal to 32000 characters',
         ],
-        [
-          'content with NUL',
-          { initialMessages: [{ role: 'ASSISTANT', content: 'a\u0000b' }] },
-          'initialMessages[0].content must not contain NUL characters',
-        ],
-        [
-          'an unknown item field',
-          { initialMessages: [{ role: 'ASSISTANT', content: 'x', extra: 1 }] },
-          'property initialMessages[0].extra should not exist',
-        ],
+        ['content with NUL', { initialMessages: [{ role: 'ASSISTANT', content: 'a\u0000b' }] }, 'initialMessages[0].content must not contain NUL characters'],
+        ['an unknown item field', { initialMessages: [{ role: 'ASSISTANT', content: 'x', extra: 1 }] }, 'property initialMessages[0].extra should not exist'],
         ['an item id', { initialMessages: [{ id: UNKNOWN_ID, role: 'ASSISTANT', content: 'x' }] }, 'property initialMessages[0].id should not exist'],
         ['an unknown top-level field', { initialMessages: [ok], assistantId: UNKNOWN_ID }, 'property assistantId should not exist'],
         ['a bare array', [ok], 'The request body must be a JSON object, not an array'],
       ])('refuses %s (400) and leaves the stored list unchanged', async (_case, body, message) => {
         const kept = await replace(before);
-        const response = await t.as(PRIVATE_KEY).put(messagesPath(assistantId)).send(body as object).expect(400);
+        const response = await t
+          .as(PRIVATE_KEY)
+          .put(messagesPath(assistantId))
+          .send(body as object)
+          .expect(400);
         expect(response.body).toEqual({ error: 'Bad Request', message });
         expect(await getMessages()).toEqual(kept);
       });
@@ -279,7 +271,11 @@ describe('Initial messages', () => {
     it('answers 401 on GET and PUT without a key or with an unknown one, and writes nothing', async () => {
       const kept = await replace(assistantSays('kept'));
       const basicScheme = { headers: { Authorization: `Basic ${PRIVATE_KEY}` } };
-      for (const [client, init] of [[t.api(null), {}], [t.api(UNKNOWN_KEY), {}], [t.api(null), basicScheme]] as const) {
+      for (const [client, init] of [
+        [t.api(null), {}],
+        [t.api(UNKNOWN_KEY), {}],
+        [t.api(null), basicScheme],
+      ] as const) {
         expect(errorOf(await client.GET(INITIAL_MESSAGES, { ...init, ...at(assistantId) }), 401)).toEqual(UNAUTHORIZED);
         expect(errorOf(await client.PUT(INITIAL_MESSAGES, { ...init, ...at(assistantId), body: { initialMessages: [] } }), 401)).toEqual(UNAUTHORIZED);
       }

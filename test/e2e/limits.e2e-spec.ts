@@ -96,7 +96,12 @@ const STRING_LIMITS: StringLimit[] = [
     send: (name, ids) => post(mcpServersOf(ids), sse({ headers: { [name]: 'v' } })),
     tooLong: `sseTransport.headers has an invalid header name: "X${'a'.repeat(63)}"`,
   },
-  { field: 'openapiSpec', max: 500_000, value: openapiSpec, send: (spec, ids) => post(functionsOf(ids), { openapiSpec: spec, handler: { type: 'REQUEST', requestHandler: HANDLER } }) },
+  {
+    field: 'openapiSpec',
+    max: 500_000,
+    value: openapiSpec,
+    send: (spec, ids) => post(functionsOf(ids), { openapiSpec: spec, handler: { type: 'REQUEST', requestHandler: HANDLER } }),
+  },
   {
     field: 'handler.requestHandler.url',
     max: 2048,
@@ -116,30 +121,62 @@ const STRING_LIMITS: StringLimit[] = [
     send: (body, ids) => post(functionsOf(ids), { openapiSpec: OPENAPI_SPEC, handler: { type: 'REQUEST', requestHandler: { ...HANDLER, body } } }),
   },
   { field: 'openapiSpec', max: 500_000, value: openapiSpec, send: (spec, ids) => patch(`${functionsOf(ids)}/${ids.function}`, { openapiSpec: spec }) },
-  { field: 'handler.requestHandler.url', max: 2048, value: url, send: (value, ids) => patch(`${functionsOf(ids)}/${ids.function}`, { handler: { requestHandler: { url: value } } }) },
+  {
+    field: 'handler.requestHandler.url',
+    max: 2048,
+    value: url,
+    send: (value, ids) => patch(`${functionsOf(ids)}/${ids.function}`, { handler: { requestHandler: { url: value } } }),
+  },
   {
     field: 'handler.requestHandler.headers',
     max: 16_384,
     value: jsonObjectOfStrings,
     send: (headers, ids) => patch(`${functionsOf(ids)}/${ids.function}`, { handler: { requestHandler: { headers } } }),
   },
-  { field: 'handler.requestHandler.body', max: 100_000, value: jsonString, send: (body, ids) => patch(`${functionsOf(ids)}/${ids.function}`, { handler: { requestHandler: { body } } }) },
+  {
+    field: 'handler.requestHandler.body',
+    max: 100_000,
+    value: jsonString,
+    send: (body, ids) => patch(`${functionsOf(ids)}/${ids.function}`, { handler: { requestHandler: { body } } }),
+  },
   {
     field: 'initialMessages[0].content',
     max: 32_000,
     value: text,
-    send: (content, ids) => ({ method: 'put', path: `${ASSISTANTS}/${ids.assistant}/initial-messages`, body: { initialMessages: [{ role: 'ASSISTANT', content }] } }),
+    send: (content, ids) => ({
+      method: 'put',
+      path: `${ASSISTANTS}/${ids.assistant}/initial-messages`,
+      body: { initialMessages: [{ role: 'ASSISTANT', content }] },
+    }),
   },
   { field: 'title', max: 255, value: text, send: (title) => post('/api/cloud/tasks', { title, message: 'm', schedule: SCHEDULE }) },
   { field: 'message', max: 32_000, value: text, send: (message) => post('/api/cloud/tasks', { title: 't', message, schedule: SCHEDULE }) },
   { field: 'key', max: 255, value: text, send: (key) => post('/api/cloud/tasks', { title: 't', message: 'm', schedule: SCHEDULE, key }) },
-  { field: 'schedule.start', max: 64, value: text, formatBound: true, send: (start) => post('/api/cloud/tasks', { title: 't', message: 'm', schedule: { ...SCHEDULE, start } }) },
-  { field: 'schedule.timeZone', max: 64, value: text, formatBound: true, send: (timeZone) => post('/api/cloud/tasks', { title: 't', message: 'm', schedule: { ...SCHEDULE, timeZone } }) },
+  {
+    field: 'schedule.start',
+    max: 64,
+    value: text,
+    formatBound: true,
+    send: (start) => post('/api/cloud/tasks', { title: 't', message: 'm', schedule: { ...SCHEDULE, start } }),
+  },
+  {
+    field: 'schedule.timeZone',
+    max: 64,
+    value: text,
+    formatBound: true,
+    send: (timeZone) => post('/api/cloud/tasks', { title: 't', message: 'm', schedule: { ...SCHEDULE, timeZone } }),
+  },
   { field: 'title', max: 255, value: text, send: (title, ids) => patch(`/api/cloud/tasks/${ids.task}`, { title }) },
   { field: 'message', max: 32_000, value: text, send: (message, ids) => patch(`/api/cloud/tasks/${ids.task}`, { message }) },
   { field: 'key', max: 255, value: text, send: (key, ids) => patch(`/api/cloud/tasks/${ids.task}`, { key }) },
   { field: 'schedule.start', max: 64, value: text, formatBound: true, send: (start, ids) => patch(`/api/cloud/tasks/${ids.task}`, { schedule: { start } }) },
-  { field: 'schedule.timeZone', max: 64, value: text, formatBound: true, send: (timeZone, ids) => patch(`/api/cloud/tasks/${ids.task}`, { schedule: { timeZone } }) },
+  {
+    field: 'schedule.timeZone',
+    max: 64,
+    value: text,
+    formatBound: true,
+    send: (timeZone, ids) => patch(`/api/cloud/tasks/${ids.task}`, { schedule: { timeZone } }),
+  },
   { field: 'key', max: 255, value: text, send: (key) => list('/api/cloud/tasks', { key }) },
   { field: 'cursor', max: 200, value: text, formatBound: true, send: (cursor) => list(ASSISTANTS, { cursor }) },
 ];
@@ -149,7 +186,10 @@ const LIST_LIMITS: ListLimit[] = [
     field: 'fileSearchTool.vectorStoreIds',
     max: 100,
     send: (count, ids) =>
-      post(`${ASSISTANTS}/${ids.assistant}/tools`, { type: 'FILE_SEARCH', fileSearchTool: { vectorStoreIds: Array.from({ length: count }, (_, i) => `vs_${i}`) } }),
+      post(`${ASSISTANTS}/${ids.assistant}/tools`, {
+        type: 'FILE_SEARCH',
+        fileSearchTool: { vectorStoreIds: Array.from({ length: count }, (_, i) => `vs_${i}`) },
+      }),
     tooMany: 'fileSearchTool.vectorStoreIds must contain no more than 100 elements',
   },
   {
@@ -172,13 +212,18 @@ const LIST_LIMITS: ListLimit[] = [
     field: 'schedule.recurrenceRules',
     max: 10,
     send: (count) =>
-      post('/api/cloud/tasks', { title: 't', message: 'm', schedule: { ...SCHEDULE, recurrenceRules: Array.from({ length: count }, () => ({ frequency: 'daily' })) } }),
+      post('/api/cloud/tasks', {
+        title: 't',
+        message: 'm',
+        schedule: { ...SCHEDULE, recurrenceRules: Array.from({ length: count }, () => ({ frequency: 'daily' })) },
+      }),
     tooMany: 'schedule.recurrenceRules must contain no more than 10 elements',
   },
   {
     field: 'schedule.recurrenceRules',
     max: 10,
-    send: (count, ids) => patch(`/api/cloud/tasks/${ids.task}`, { schedule: { recurrenceRules: Array.from({ length: count }, () => ({ frequency: 'daily' })) } }),
+    send: (count, ids) =>
+      patch(`/api/cloud/tasks/${ids.task}`, { schedule: { recurrenceRules: Array.from({ length: count }, () => ({ frequency: 'daily' })) } }),
     tooMany: 'schedule.recurrenceRules must contain no more than 10 elements',
   },
   {
@@ -248,7 +293,9 @@ describe('Limits', () => {
   });
 
   it('documents each limit in the OpenAPI schema', async () => {
-    const { components } = (await t.http.get('/docs-json').expect(200)).body as { components: { schemas: Record<string, { properties: Record<string, Body> }> } };
+    const { components } = (await t.http.get('/docs-json').expect(200)).body as {
+      components: { schemas: Record<string, { properties: Record<string, Body> }> };
+    };
     const property = (schema: string, name: string) => components.schemas[schema].properties[name];
     expect(property('FileSearchToolSettingsInput', 'vectorStoreIds')).toMatchObject({ maxItems: 100, items: { type: 'string', maxLength: 255 } });
     expect(property('McpTransportInput', 'headers')).toMatchObject({ maxProperties: 50, additionalProperties: { maxLength: 8192 } });

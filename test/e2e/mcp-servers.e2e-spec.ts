@@ -117,7 +117,12 @@ describe('MCP servers', () => {
 
     it('accepts a URL with a user, a port, an IPv6 host in any form, escapes, a query (| and a bare % included) and a fragment', async () => {
       const ipv6InOtherForms = ['http://[::ffff:192.0.2.1]:8080/mcp', 'http://[2001:DB8:0:0:0:0:0:1]/mcp', 'http://[2001:0db8::1]/'];
-      for (const url of ['https://bot@mcp.example.com:8443/s%20se?token=a%2Fb&x=1#part', 'http://[::1]:8080/mcp', 'https://maps.example.com/map?markers=a|b&q=50%', ...ipv6InOtherForms]) {
+      for (const url of [
+        'https://bot@mcp.example.com:8443/s%20se?token=a%2Fb&x=1#part',
+        'http://[::1]:8080/mcp',
+        'https://maps.example.com/map?markers=a|b&q=50%',
+        ...ipv6InOtherForms,
+      ]) {
         const server = await createServer({ transportType: 'HTTP', httpTransport: { url } });
         expect(server.httpTransport!.url).toBe(url);
       }
@@ -133,7 +138,11 @@ describe('MCP servers', () => {
         'transportType must be one of the following values: SSE, HTTP; sseTransport is accepted only with transportType SSE',
       ],
       ['an unknown transportType', { transportType: 'WEBSOCKET' }, 'transportType must be one of the following values: SSE, HTTP'],
-      ['a lowercase transportType', { transportType: 'sse', sseTransport: { url: SSE_URL } }, /^transportType must be one of the following values: SSE, HTTP; /],
+      [
+        'a lowercase transportType',
+        { transportType: 'sse', sseTransport: { url: SSE_URL } },
+        /^transportType must be one of the following values: SSE, HTTP; /,
+      ],
       ['SSE without sseTransport', { transportType: 'SSE' }, 'sseTransport is required with transportType SSE'],
       ['HTTP without httpTransport', { transportType: 'HTTP' }, 'httpTransport is required with transportType HTTP'],
       ['SSE with an httpTransport too', { ...sse({}), httpTransport: { url: HTTP_URL } }, 'httpTransport is accepted only with transportType HTTP'],
@@ -148,12 +157,32 @@ describe('MCP servers', () => {
       ['a relative url', sse({ url: '/mcp/sse' }), 'sseTransport.url must be an absolute http or https URL'],
       ['a url that is not a url', sse({ url: 'not a url' }), 'sseTransport.url must be an absolute http or https URL'],
       ['a scheme without //, whose host parsers disagree on', sse({ url: 'https:example.com' }), 'sseTransport.url must be an absolute http or https URL'],
-      ['a backslash, which parsers read as / or as part of the user name', sse({ url: 'https://169.254.169.254\\@evil.example/' }), 'sseTransport.url must name its host as every URL parser reads it (no \\, [ or ] but around an IPv6 address, no escapes or shortened IPv4 addresses)'],
-      ['a bracket outside an IPv6 address', sse({ url: 'https://good.example[@evil.example/' }), 'sseTransport.url must name its host as every URL parser reads it (no \\, [ or ] but around an IPv6 address, no escapes or shortened IPv4 addresses)'],
-      ['an IPv6 zone, which WHATWG cannot read', sse({ url: 'https://[fe80::1%25eth0]/' }), 'sseTransport.url must name its host as every URL parser reads it (no \\, [ or ] but around an IPv6 address, no escapes or shortened IPv4 addresses)'],
-      ['a full-width dot, which WHATWG maps to .', sse({ url: 'https://evil。example/' }), 'sseTransport.url must give its host in ASCII (an internationalised domain name in its xn-- form)'],
+      [
+        'a backslash, which parsers read as / or as part of the user name',
+        sse({ url: 'https://169.254.169.254\\@evil.example/' }),
+        'sseTransport.url must name its host as every URL parser reads it (no \\, [ or ] but around an IPv6 address, no escapes or shortened IPv4 addresses)',
+      ],
+      [
+        'a bracket outside an IPv6 address',
+        sse({ url: 'https://good.example[@evil.example/' }),
+        'sseTransport.url must name its host as every URL parser reads it (no \\, [ or ] but around an IPv6 address, no escapes or shortened IPv4 addresses)',
+      ],
+      [
+        'an IPv6 zone, which WHATWG cannot read',
+        sse({ url: 'https://[fe80::1%25eth0]/' }),
+        'sseTransport.url must name its host as every URL parser reads it (no \\, [ or ] but around an IPv6 address, no escapes or shortened IPv4 addresses)',
+      ],
+      [
+        'a full-width dot, which WHATWG maps to .',
+        sse({ url: 'https://evil。example/' }),
+        'sseTransport.url must give its host in ASCII (an internationalised domain name in its xn-- form)',
+      ],
       ['a space', sse({ url: 'https://mcp.example.com/a b' }), 'sseTransport.url must be an absolute http or https URL'],
-      ['an httpTransport url that is not a url', { transportType: 'HTTP', httpTransport: { url: 'mcp' } }, 'httpTransport.url must be an absolute http or https URL'],
+      [
+        'an httpTransport url that is not a url',
+        { transportType: 'HTTP', httpTransport: { url: 'mcp' } },
+        'httpTransport.url must be an absolute http or https URL',
+      ],
       ['a url that is a number', sse({ url: 42 }), 'sseTransport.url must be a string'],
       ['headers as an array', withHeaders(['Authorization: x']), 'sseTransport.headers must be an object of header names to string values'],
       ['headers as a string', withHeaders('Authorization: x'), 'sseTransport.headers must be an object of header names to string values'],
@@ -172,8 +201,16 @@ describe('MCP servers', () => {
         withHeaders({ A: '1', a: '2' }),
         'sseTransport.headers names the header a more than once (header names are case-insensitive)',
       ],
-      ['a header value with a newline', withHeaders({ 'X-Evil': 'a\r\nInjected: yes' }), 'sseTransport.headers has a value with control characters, for X-Evil'],
-      ['a header value of 8193 characters', withHeaders({ 'X-Big': 'v'.repeat(8193) }), 'sseTransport.headers has a value longer than 8192 characters, for X-Big'],
+      [
+        'a header value with a newline',
+        withHeaders({ 'X-Evil': 'a\r\nInjected: yes' }),
+        'sseTransport.headers has a value with control characters, for X-Evil',
+      ],
+      [
+        'a header value of 8193 characters',
+        withHeaders({ 'X-Big': 'v'.repeat(8193) }),
+        'sseTransport.headers has a value longer than 8192 characters, for X-Big',
+      ],
       ['an unknown top-level field', { ...sse({}), name: 'Search' }, 'property name should not exist'],
       ['an unknown field in the transport', sse({ timeoutMs: 1000 }), 'property sseTransport.timeoutMs should not exist'],
     ])('refuses %s (400) and creates nothing', async (_case, body, message) => {

@@ -31,19 +31,48 @@ describe('openapi.json as the contract of every response', () => {
       const assistant = (await t.as(PRIVATE_KEY).post('/api/cloud/assistants').send({ name: 'A', provider: 'OPENAI' }).expect(201)).body.assistant;
       const servers = `/api/cloud/assistants/${assistant.id}/mcp-servers`;
       const refused: [string, () => Promise<unknown>, Record<string, unknown>, unknown][] = [
-        ['an ftp:// MCP URL', () => t.as(PRIVATE_KEY).post(servers).send(sse('ftp://mcp.example.com/sse')).expect(400), body('CreateMcpServerRequest'), sse('ftp://mcp.example.com/sse')],
+        [
+          'an ftp:// MCP URL',
+          () => t.as(PRIVATE_KEY).post(servers).send(sse('ftp://mcp.example.com/sse')).expect(400),
+          body('CreateMcpServerRequest'),
+          sse('ftp://mcp.example.com/sse'),
+        ],
         ['an MCP URL without a host', () => t.as(PRIVATE_KEY).post(servers).send(sse('https://')).expect(400), body('CreateMcpServerRequest'), sse('https://')],
-        ['an MCP header value past Latin-1', () => t.as(PRIVATE_KEY).post(servers).send(sse('https://a.example', { 'X-A': '\u0100' })).expect(400), body('CreateMcpServerRequest'), sse('https://a.example', { 'X-A': '\u0100' })],
+        [
+          'an MCP header value past Latin-1',
+          () =>
+            t
+              .as(PRIVATE_KEY)
+              .post(servers)
+              .send(sse('https://a.example', { 'X-A': '\u0100' }))
+              .expect(400),
+          body('CreateMcpServerRequest'),
+          sse('https://a.example', { 'X-A': '\u0100' }),
+        ],
         ['a NUL in ?key', () => t.as(PRIVATE_KEY).get('/api/cloud/tasks?key=%00').expect(400), parameter('/api/cloud/tasks', 'key'), '\u0000'],
         ['a NUL in ?cursor', () => t.as(PRIVATE_KEY).get('/api/cloud/tasks?cursor=%00').expect(400), parameter('/api/cloud/tasks', 'cursor'), '\u0000'],
-        ['an offset for a time zone', () => t.as(PRIVATE_KEY).post('/api/cloud/tasks').send(task('+02:00')).expect(400), body('CreateTaskRequest'), task('+02:00')],
-        ['a NUL in a name', () => t.as(PRIVATE_KEY).post('/api/cloud/assistants').send({ name: 'a\u0000', provider: 'OPENAI' }).expect(400), body('CreateAssistantRequest'), { name: 'a\u0000', provider: 'OPENAI' }],
+        [
+          'an offset for a time zone',
+          () => t.as(PRIVATE_KEY).post('/api/cloud/tasks').send(task('+02:00')).expect(400),
+          body('CreateTaskRequest'),
+          task('+02:00'),
+        ],
+        [
+          'a NUL in a name',
+          () => t.as(PRIVATE_KEY).post('/api/cloud/assistants').send({ name: 'a\u0000', provider: 'OPENAI' }).expect(400),
+          body('CreateAssistantRequest'),
+          { name: 'a\u0000', provider: 'OPENAI' },
+        ],
       ];
       for (const [what, request, schema, value] of refused) {
         await request();
         expect([what, contract.problemWith(schema, value)]).toEqual([what, expect.any(String)]);
       }
-      await t.as(PRIVATE_KEY).post(servers).send(sse('HTTP://mcp.example.com/a|b?c=%', { 'X-A': 'é\t' })).expect(201);
+      await t
+        .as(PRIVATE_KEY)
+        .post(servers)
+        .send(sse('HTTP://mcp.example.com/a|b?c=%', { 'X-A': 'é\t' }))
+        .expect(201);
       expect(contract.problemWith(body('CreateMcpServerRequest'), sse('HTTP://mcp.example.com/a|b?c=%', { 'X-A': 'é\t' }))).toBeUndefined();
       await t.as(PRIVATE_KEY).post('/api/cloud/tasks').send(task('america/port-au-prince')).expect(201);
       expect(contract.problemWith(body('CreateTaskRequest'), task('america/port-au-prince'))).toBeUndefined();
@@ -161,7 +190,13 @@ describe('openapi.json as the contract of every response', () => {
           },
         },
       });
-      const received = (status: number, headers: Record<string, string>, text = ''): ReceivedResponse => ({ method: 'GET', url: '/things', status, headers, text });
+      const received = (status: number, headers: Record<string, string>, text = ''): ReceivedResponse => ({
+        method: 'GET',
+        url: '/things',
+        status,
+        headers,
+        text,
+      });
       expect(withHeaders.check(received(200, { 'x-count': '3' }))).toEqual({ checked: 'GET /things 200' });
       expect(withHeaders.check(received(204, {}))).toEqual({ failure: expect.stringContaining('the required x-count header is not sent') });
       expect(withHeaders.check(received(200, { 'x-count': '-1' }))).toEqual({ failure: expect.stringContaining('the x-count header "-1" does not match') });

@@ -56,7 +56,9 @@ describe('OpenAPI document: assistants, what they own, and tasks', () => {
     expect(operation.tags).toHaveLength(1);
     expect(operation.security).toEqual([{ bearer: [] }]);
     for (const name of path.match(/(?<=\{)\w+(?=\})/g) ?? []) {
-      expect(operation.parameters).toContainEqual(expect.objectContaining({ name, in: 'path', required: true, schema: expect.objectContaining({ format: 'uuid' }) }));
+      expect(operation.parameters).toContainEqual(
+        expect.objectContaining({ name, in: 'path', required: true, schema: expect.objectContaining({ format: 'uuid' }) }),
+      );
     }
     expect(jsonSchemaRef(operation.requestBody?.content)).toBe(body === null ? undefined : `#/components/schemas/${body}`);
     expect(Object.keys(operation.responses).filter((status) => status.startsWith('2'))).toEqual([success]);
@@ -76,7 +78,9 @@ describe('OpenAPI document: assistants, what they own, and tasks', () => {
       { $ref: '#/components/schemas/Error' },
       { $ref: '#/components/schemas/ToolTypeUnavailableError' },
     ]);
-    expect(schema('ToolTypeUnavailableError')).toEqual(expect.objectContaining({ required: ['error'], properties: { error: expect.objectContaining({ type: 'string' }) } }));
+    expect(schema('ToolTypeUnavailableError')).toEqual(
+      expect.objectContaining({ required: ['error'], properties: { error: expect.objectContaining({ type: 'string' }) } }),
+    );
   });
 
   it('each envelope has the one top-level property named after the resource', () => {

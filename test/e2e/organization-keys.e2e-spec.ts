@@ -94,7 +94,11 @@ describe('Organization keys: create, list, rename, revoke with an organization k
       ['a blank name', { name: ' ' }, 'name must not be blank'],
     ])('refuses %s (400) and creates nothing', async (_, body, message) => {
       const before = await countApiKeys();
-      const response = await t.as(ORGANIZATION_KEY).post(API_KEYS).send({ name: 'x', type: 'ORGANIZATION', ...body }).expect(400);
+      const response = await t
+        .as(ORGANIZATION_KEY)
+        .post(API_KEYS)
+        .send({ name: 'x', type: 'ORGANIZATION', ...body })
+        .expect(400);
       expect(response.body).toEqual({ error: 'Bad Request', message });
       expect(await countApiKeys()).toBe(before);
     });

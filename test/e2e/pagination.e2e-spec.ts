@@ -2,7 +2,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { DataSource } from 'typeorm';
 import { type Api, bodyOf } from '../support/api.js';
 import { ISO_UTC, UUID } from '../support/expected.js';
-import { bootstrapWorkspaceId, createAssistant, createFunction, createMcpServer, createPublicKey, createTask, createTool, seedSecondWorkspace } from '../support/resources.js';
+import {
+  bootstrapWorkspaceId,
+  createAssistant,
+  createFunction,
+  createMcpServer,
+  createPublicKey,
+  createTask,
+  createTool,
+  seedSecondWorkspace,
+} from '../support/resources.js';
 import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { ASSISTANTS, TASKS } from '../support/paths.js';
 
@@ -87,10 +96,9 @@ describe('Pagination of every list', () => {
 
   /** Every task of the workspace in list order, read straight from the database. */
   const storedTaskOrder = async (where = 'true', params: unknown[] = []): Promise<string[]> => {
-    const rows: { id: string }[] = await t.app.get(DataSource).query(
-      `SELECT id FROM tasks WHERE workspace_id = $1 AND ${where} ORDER BY created_at, id`,
-      [workspaceId, ...params],
-    );
+    const rows: { id: string }[] = await t.app
+      .get(DataSource)
+      .query(`SELECT id FROM tasks WHERE workspace_id = $1 AND ${where} ORDER BY created_at, id`, [workspaceId, ...params]);
     return rows.map(({ id }) => id);
   };
 

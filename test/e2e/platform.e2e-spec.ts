@@ -33,7 +33,11 @@ describe('PLATFORM_TUNED, whatever the run sets: the tuned and the stock platfor
     stock = await startTestApp({ PLATFORM_TUNED: 'false' });
     await tuned.reset();
     ids.assistant = (await tuned.as(PRIVATE_KEY).post(ASSISTANTS).send({ name: 'Both', provider: 'OPENAI' }).expect(201)).body.assistant.id;
-    const task = { title: 'Both', message: 'alike', schedule: { start: '2099-01-01T09:00:00', timeZone: 'Asia/Kolkata', recurrenceRules: [{ frequency: 'daily' }] } };
+    const task = {
+      title: 'Both',
+      message: 'alike',
+      schedule: { start: '2099-01-01T09:00:00', timeZone: 'Asia/Kolkata', recurrenceRules: [{ frequency: 'daily' }] },
+    };
     ids.task = (await tuned.as(PRIVATE_KEY).post(TASKS).send(task).expect(201)).body.task.id;
   });
   afterAll(async () => {

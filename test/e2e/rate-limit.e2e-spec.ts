@@ -121,7 +121,10 @@ describe.each(STORES)('TRUST_PROXY=loopback, counted %s: the address behind the 
 
   it('counts a forwarded "address" that is no address as the connection it came on: junk makes no bucket of its own', async () => {
     await t.http.get(ASSISTANTS).set('X-Forwarded-For', 'junk-1').expect(401);
-    await t.http.get(ASSISTANTS).set('X-Forwarded-For', `junk-${'x'.repeat(4000)}`).expect(401);
+    await t.http
+      .get(ASSISTANTS)
+      .set('X-Forwarded-For', `junk-${'x'.repeat(4000)}`)
+      .expect(401);
     await t.http.get(ASSISTANTS).set('X-Forwarded-For', 'junk-3').expect(429);
   });
 });

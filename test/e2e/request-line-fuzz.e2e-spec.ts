@@ -51,12 +51,16 @@ describe('Fuzzing request lines on the API port and the metrics port', () => {
     ['the API port, without a key', () => apiPort, {}],
     ['the API port, with a key', () => apiPort, { Authorization: `Bearer ${PRIVATE_KEY}` }],
     ['the metrics port', () => metricsPort, {}],
-  ])(`%s: never a 5xx, errors as JSON, for ${RUNS} request lines (seed ${SEED})`, async (_, port, headers) => {
-    await fc.assert(
-      fc.asyncProperty(requestLines, (line) => checkLine(port(), line, headers)),
-      { numRuns: RUNS, seed: SEED, endOnFailure: true },
-    );
-    expect(firstAnswer((await rawExchange(apiPort, 'GET /health HTTP/1.1\r\nHost: amc.test\r\nConnection: close\r\n\r\n')).received)?.status).toBe(200);
-    expect(firstAnswer((await rawExchange(metricsPort, 'GET /metrics HTTP/1.1\r\nHost: amc.test\r\nConnection: close\r\n\r\n')).received)?.status).toBe(200);
-  }, 300_000);
+  ])(
+    `%s: never a 5xx, errors as JSON, for ${RUNS} request lines (seed ${SEED})`,
+    async (_, port, headers) => {
+      await fc.assert(
+        fc.asyncProperty(requestLines, (line) => checkLine(port(), line, headers)),
+        { numRuns: RUNS, seed: SEED, endOnFailure: true },
+      );
+      expect(firstAnswer((await rawExchange(apiPort, 'GET /health HTTP/1.1\r\nHost: amc.test\r\nConnection: close\r\n\r\n')).received)?.status).toBe(200);
+      expect(firstAnswer((await rawExchange(metricsPort, 'GET /metrics HTTP/1.1\r\nHost: amc.test\r\nConnection: close\r\n\r\n')).received)?.status).toBe(200);
+    },
+    300_000,
+  );
 });

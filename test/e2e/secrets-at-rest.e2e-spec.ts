@@ -87,9 +87,9 @@ async function storedRows(t: TestApp): Promise<string> {
 
 /** The stored header maps (MCP servers) and header texts (functions), by id. */
 async function storedHeaders(t: TestApp): Promise<Map<string, string>> {
-  const rows: { id: string; headers: string }[] = await t.app.get(DataSource).query(
-    `SELECT id, headers::text AS headers FROM mcp_servers UNION ALL SELECT id, handler->'requestHandler'->>'headers' FROM functions`,
-  );
+  const rows: { id: string; headers: string }[] = await t.app
+    .get(DataSource)
+    .query(`SELECT id, headers::text AS headers FROM mcp_servers UNION ALL SELECT id, handler->'requestHandler'->>'headers' FROM functions`);
   return new Map(rows.map(({ id, headers }) => [id, headers]));
 }
 
@@ -124,17 +124,29 @@ describe('Secrets at rest', () => {
     const { assistantId, fn } = await createSecretResources(app);
     const fnUrl = `${functionsOf(assistantId)}/${fn.id}`;
 
-    const moved = await app.as(PRIVATE_KEY).patch(fnUrl).send({ handler: { requestHandler: { url: 'https://api.example.com/v2' } } }).expect(200);
+    const moved = await app
+      .as(PRIVATE_KEY)
+      .patch(fnUrl)
+      .send({ handler: { requestHandler: { url: 'https://api.example.com/v2' } } })
+      .expect(200);
     expect(moved.body.function.handler.requestHandler).toEqual({ url: 'https://api.example.com/v2', method: 'POST', headers: fn.headers, body: '{}' });
 
     const newSecret = secretValue('patched');
     const headers = `{"X-Patched":"${newSecret}"}`;
-    const patched = await app.as(PRIVATE_KEY).patch(fnUrl).send({ handler: { requestHandler: { headers } } }).expect(200);
+    const patched = await app
+      .as(PRIVATE_KEY)
+      .patch(fnUrl)
+      .send({ handler: { requestHandler: { headers } } })
+      .expect(200);
     expect(patched.body.function.handler.requestHandler.headers).toBe(headers);
     expect((await app.as(PRIVATE_KEY).get(fnUrl).expect(200)).body.function.handler.requestHandler.headers).toBe(headers);
     expect(await storedRows(app)).not.toContain(newSecret);
 
-    const unchanged = await app.as(PRIVATE_KEY).patch(fnUrl).send({ handler: { requestHandler: { headers } } }).expect(200);
+    const unchanged = await app
+      .as(PRIVATE_KEY)
+      .patch(fnUrl)
+      .send({ handler: { requestHandler: { headers } } })
+      .expect(200);
     expect(unchanged.body.function.updatedAt).toBe(patched.body.function.updatedAt);
   });
 
@@ -151,7 +163,11 @@ describe('Secrets at rest', () => {
       .send({ transportType: 'HTTP', httpTransport: { url: 'https://mcp.example.com/new', headers: { 'X-Key': secretValue('new') } } })
       .expect(201);
     const fnUrl = `${functionsOf(resources.assistantId)}/${resources.fn.id}`;
-    await rotated.as(PRIVATE_KEY).patch(fnUrl).send({ handler: { requestHandler: { method: 'PUT' } } }).expect(200);
+    await rotated
+      .as(PRIVATE_KEY)
+      .patch(fnUrl)
+      .send({ handler: { requestHandler: { method: 'PUT' } } })
+      .expect(200);
     const stored = await storedHeaders(rotated);
     expect(stored.get(added.body.mcpServer.id)).toContain(`"enc:v1:${idOf(newKey)}:`);
     expect(stored.get(resources.fn.id)).toMatch(new RegExp(`^enc:v1:${idOf(newKey)}:`));
@@ -159,7 +175,10 @@ describe('Secrets at rest', () => {
 
     // Without the previous key, what only it can open is refused, with the generic 500 body.
     const withoutPrevious = await start({ ENCRYPTION_KEY: newKey });
-    const refused = await withoutPrevious.as(PRIVATE_KEY).get(`${serversOf(resources.assistantId)}/${resources.sse.id}`).expect(500);
+    const refused = await withoutPrevious
+      .as(PRIVATE_KEY)
+      .get(`${serversOf(resources.assistantId)}/${resources.sse.id}`)
+      .expect(500);
     expect(refused.body).toEqual(UNEXPECTED);
     expect((await withoutPrevious.as(PRIVATE_KEY).get(serversOf(resources.assistantId)).expect(500)).body).toEqual(UNEXPECTED);
     const resealed = await withoutPrevious.as(PRIVATE_KEY).get(fnUrl).expect(200);
@@ -198,14 +217,25 @@ describe('Secrets at rest', () => {
         .send({ transportType: 'HTTP', httpTransport: { url: 'https://mcp.example.com/mcp', headers } })
         .expect(201);
       expect(server.body.mcpServer.httpTransport.headers).toEqual(headers);
-      expect((await app.as(PRIVATE_KEY).get(`${serversOf(assistantId)}/${server.body.mcpServer.id}`).expect(200)).body.mcpServer.httpTransport.headers).toEqual(headers);
+      expect(
+        (
+          await app
+            .as(PRIVATE_KEY)
+            .get(`${serversOf(assistantId)}/${server.body.mcpServer.id}`)
+            .expect(200)
+        ).body.mcpServer.httpTransport.headers,
+      ).toEqual(headers);
       expect((await app.as(PRIVATE_KEY).get(serversOf(assistantId)).expect(200)).body.mcpServers[0].httpTransport.headers).toEqual(headers);
 
       const fn = await app.as(PRIVATE_KEY).post(functionsOf(assistantId)).send(functionBody(fnHeaders)).expect(201);
       const fnUrl = `${functionsOf(assistantId)}/${fn.body.function.id}`;
       expect((await app.as(PRIVATE_KEY).get(fnUrl).expect(200)).body.function.handler.requestHandler.headers).toBe(fnHeaders);
       expect((await app.as(PRIVATE_KEY).get(functionsOf(assistantId)).expect(200)).body.functions[0].handler.requestHandler.headers).toBe(fnHeaders);
-      const repaired = await app.as(PRIVATE_KEY).patch(fnUrl).send({ handler: { requestHandler: { headers: '{}' } } }).expect(200);
+      const repaired = await app
+        .as(PRIVATE_KEY)
+        .patch(fnUrl)
+        .send({ handler: { requestHandler: { headers: '{}' } } })
+        .expect(200);
       expect(repaired.body.function.handler.requestHandler.headers).toBe('{}');
     }
   });
@@ -217,7 +247,11 @@ describe('Secrets at rest', () => {
     const headers = `{"n":"w","n":"x","Authorization":"Bearer ${secret}"}`;
     const refused = await app.as(PRIVATE_KEY).post(functionsOf(assistantId)).send(functionBody(headers)).expect(400);
     expect(refused.body.message).toBe('handler.requestHandler.headers names the header n more than once (header names are case-insensitive)');
-    const fn = await app.as(PRIVATE_KEY).post(functionsOf(assistantId)).send(functionBody(`{"Authorization":"Bearer ${secret}"}`)).expect(201);
+    const fn = await app
+      .as(PRIVATE_KEY)
+      .post(functionsOf(assistantId))
+      .send(functionBody(`{"Authorization":"Bearer ${secret}"}`))
+      .expect(201);
     await app
       .as(PRIVATE_KEY)
       .patch(`${functionsOf(assistantId)}/${fn.body.function.id}`)

@@ -113,7 +113,14 @@ describe('Tools', () => {
     });
 
     it('stores every IMAGE_GENERATION field sent, in the documented key order', async () => {
-      const settings = { model: 'vendor-image-1', quality: 'LOW', size: 'SIZE_1536_1024', outputFormat: 'WEBP', background: 'OPAQUE', partialImages: 10 } as const;
+      const settings = {
+        model: 'vendor-image-1',
+        quality: 'LOW',
+        size: 'SIZE_1536_1024',
+        outputFormat: 'WEBP',
+        background: 'OPAQUE',
+        partialImages: 10,
+      } as const;
       const tool = await createTool(api, assistantId, { type: 'IMAGE_GENERATION', imageGenerationTool: { ...settings } });
       expect(tool.imageGenerationTool).toEqual(settings);
       expect(Object.keys(tool.imageGenerationTool)).toEqual(['model', 'quality', 'size', 'outputFormat', 'background', 'partialImages']);
@@ -446,10 +453,7 @@ describe('Tools', () => {
     it.each([
       ['an unknown id', async () => UNKNOWN_ID],
       ['a malformed id', async () => 'not-a-uuid'],
-      [
-        'an assistant of another workspace',
-        async (t: TestApp) => (await createAssistant(await secondWorkspaceApi(t), { name: 'Foreign' })).id,
-      ],
+      ['an assistant of another workspace', async (t: TestApp) => (await createAssistant(await secondWorkspaceApi(t), { name: 'Foreign' })).id],
     ])('answers 404 Assistant not found for %s on every route, creating nothing', async (_, assistantIdOf) => {
       const assistantId = await assistantIdOf(t);
       for (const answer of await everyRoute(api, assistantId, UNKNOWN_ID, { type: 'WEB_SEARCH' })) {

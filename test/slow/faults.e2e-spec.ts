@@ -101,70 +101,77 @@ describe('SIGTERM under load', () => {
   let database: FreshDatabase;
   afterEach(() => database.drop());
 
-  it('finishes the requests in flight, exits 0, and every acknowledged write is there after a restart', async () => {
-    database = await freshDatabase();
-    const service = await ServiceProcess.start({ ...database.env, ...SERVICE_ENV });
-    const outcomes: Outcome[] = [];
+  it(
+    'finishes the requests in flight, exits 0, and every acknowledged write is there after a restart',
+    async () => {
+      database = await freshDatabase();
+      const service = await ServiceProcess.start({ ...database.env, ...SERVICE_ENV });
+      const outcomes: Outcome[] = [];
 
-    /** Posts until the service stops taking connections; a refused connection ends the loop. */
-    const loop = async (index: number) => {
-      const deadline = Date.now() + LOOP_DEADLINE_MS;
-      for (let n = 0; Date.now() < deadline; n++) {
-        const creatingTask = n % 2 === 1;
-        const path = creatingTask ? TASKS : ASSISTANTS;
-        const body = creatingTask ? { title: `Loop ${index} #${n}`, message: 'under load', schedule: SCHEDULE } : { name: `Loop ${index} #${n}`, provider: 'OPENAI' };
-        const outcome = await post(service.port, path, body);
-        outcomes.push(outcome);
-        if (outcome.kind !== 'acknowledged') return;
-      }
-    };
-    const loops = Promise.all(Array.from({ length: LOOPS }, (_, index) => loop(index)));
-    const acknowledgedSoFar = () => outcomes.filter(({ kind }) => kind === 'acknowledged').length;
-    await eventually(async () => acknowledgedSoFar() >= ACKNOWLEDGED_BEFORE_SIGNAL, LOOP_DEADLINE_MS / 2);
-    const acknowledgedBeforeSignal = acknowledgedSoFar();
-    const exitCode = service.stop('SIGTERM');
-    await loops;
+      /** Posts until the service stops taking connections; a refused connection ends the loop. */
+      const loop = async (index: number) => {
+        const deadline = Date.now() + LOOP_DEADLINE_MS;
+        for (let n = 0; Date.now() < deadline; n++) {
+          const creatingTask = n % 2 === 1;
+          const path = creatingTask ? TASKS : ASSISTANTS;
+          const body = creatingTask
+            ? { title: `Loop ${index} #${n}`, message: 'under load', schedule: SCHEDULE }
+            : { name: `Loop ${index} #${n}`, provider: 'OPENAI' };
+          const outcome = await post(service.port, path, body);
+          outcomes.push(outcome);
+          if (outcome.kind !== 'acknowledged') return;
+        }
+      };
+      const loops = Promise.all(Array.from({ length: LOOPS }, (_, index) => loop(index)));
+      const acknowledgedSoFar = () => outcomes.filter(({ kind }) => kind === 'acknowledged').length;
+      await eventually(async () => acknowledgedSoFar() >= ACKNOWLEDGED_BEFORE_SIGNAL, LOOP_DEADLINE_MS / 2);
+      const acknowledgedBeforeSignal = acknowledgedSoFar();
+      const exitCode = service.stop('SIGTERM');
+      await loops;
 
-    expect(await exitCode).toBe(0);
-    expect(outcomes.filter(({ kind }) => kind === 'other')).toEqual([]);
-    const acknowledged = outcomes.filter((outcome) => outcome.kind === 'acknowledged');
-    expect(acknowledgedBeforeSignal).toBeGreaterThanOrEqual(ACKNOWLEDGED_BEFORE_SIGNAL);
-    // Each loop ended on a refused connection, none on its deadline: a keep-alive client kept busy
-    // does not hold the shutdown open.
-    expect(outcomes.filter(({ kind }) => kind === 'refused')).toHaveLength(LOOPS);
+      expect(await exitCode).toBe(0);
+      expect(outcomes.filter(({ kind }) => kind === 'other')).toEqual([]);
+      const acknowledged = outcomes.filter((outcome) => outcome.kind === 'acknowledged');
+      expect(acknowledgedBeforeSignal).toBeGreaterThanOrEqual(ACKNOWLEDGED_BEFORE_SIGNAL);
+      // Each loop ended on a refused connection, none on its deadline: a keep-alive client kept busy
+      // does not hold the shutdown open.
+      expect(outcomes.filter(({ kind }) => kind === 'refused')).toHaveLength(LOOPS);
 
-    const restarted = await ServiceProcess.start({ ...database.env, ...SERVICE_ENV });
-    try {
-      const missingOrChanged: string[] = [];
-      for (const { path, resource } of acknowledged) {
-        const reply = await send(restarted.port, 'GET', `${path}/${resource.id}`);
-        if (reply.status !== 200 || JSON.stringify(Object.values(reply.body)[0]) !== JSON.stringify(resource)) missingOrChanged.push(`${path}/${resource.id}`);
-      }
-      expect(missingOrChanged).toEqual([]);
-    } finally {
-      expect(await restarted.stop()).toBe(0);
-    }
-
-    async function post(port: number, path: string, body: unknown): Promise<Outcome> {
-      let response: Response;
+      const restarted = await ServiceProcess.start({ ...database.env, ...SERVICE_ENV });
       try {
-        response = await checkedFetch(`http://127.0.0.1:${port}${path}`, {
-          method: 'POST',
-          headers: { Authorization: `Bearer ${PRIVATE_KEY}`, 'Content-Type': 'application/json' },
-          body: JSON.stringify(body),
-        });
-      } catch {
-        return { kind: 'refused' };
+        const missingOrChanged: string[] = [];
+        for (const { path, resource } of acknowledged) {
+          const reply = await send(restarted.port, 'GET', `${path}/${resource.id}`);
+          if (reply.status !== 200 || JSON.stringify(Object.values(reply.body)[0]) !== JSON.stringify(resource))
+            missingOrChanged.push(`${path}/${resource.id}`);
+        }
+        expect(missingOrChanged).toEqual([]);
+      } finally {
+        expect(await restarted.stop()).toBe(0);
       }
-      try {
-        const text = await response.text();
-        if (response.status !== 201) return { kind: 'other', detail: `${response.status} ${text}` };
-        return { kind: 'acknowledged', path, resource: Object.values(JSON.parse(text) as object)[0] };
-      } catch (error) {
-        return { kind: 'other', detail: `${response.status} with a body cut short: ${String(error)}` };
+
+      async function post(port: number, path: string, body: unknown): Promise<Outcome> {
+        let response: Response;
+        try {
+          response = await checkedFetch(`http://127.0.0.1:${port}${path}`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${PRIVATE_KEY}`, 'Content-Type': 'application/json' },
+            body: JSON.stringify(body),
+          });
+        } catch {
+          return { kind: 'refused' };
+        }
+        try {
+          const text = await response.text();
+          if (response.status !== 201) return { kind: 'other', detail: `${response.status} ${text}` };
+          return { kind: 'acknowledged', path, resource: Object.values(JSON.parse(text) as object)[0] };
+        } catch (error) {
+          return { kind: 'other', detail: `${response.status} with a body cut short: ${String(error)}` };
+        }
       }
-    }
-  }, TWO_STARTS_TIMEOUT_MS);
+    },
+    TWO_STARTS_TIMEOUT_MS,
+  );
 });
 
 /**
@@ -175,28 +182,32 @@ describe('kill -9 on the embedded default', () => {
   let scratch: string;
   afterEach(() => rm(scratch, { recursive: true, force: true }));
 
-  it('keeps every acknowledged write, with its exact content, and is healthy again within 10 s, its orphaned PostgreSQL stopped', async () => {
-    scratch = await scratchDirectory('amc-faults-');
-    const env = { ...SERVICE_ENV, DATA_DIR: join(scratch, 'data') };
-    const service = await ServiceProcess.start(env);
-    const acknowledged = await acknowledgedWrites(service.port);
-    expect(await service.stop('SIGKILL')).toBeNull();
-    // PostgreSQL outlives a service killed outright.
-    const orphan = Number((await readFile(join(env.DATA_DIR, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
-    expect(await isRunning(orphan)).toBe(true);
+  it(
+    'keeps every acknowledged write, with its exact content, and is healthy again within 10 s, its orphaned PostgreSQL stopped',
+    async () => {
+      scratch = await scratchDirectory('amc-faults-');
+      const env = { ...SERVICE_ENV, DATA_DIR: join(scratch, 'data') };
+      const service = await ServiceProcess.start(env);
+      const acknowledged = await acknowledgedWrites(service.port);
+      expect(await service.stop('SIGKILL')).toBeNull();
+      // PostgreSQL outlives a service killed outright.
+      const orphan = Number((await readFile(join(env.DATA_DIR, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+      expect(await isRunning(orphan)).toBe(true);
 
-    const startedAt = Date.now();
-    const restarted = await ServiceProcess.start(env);
-    try {
-      expect((await send(restarted.port, 'GET', '/health', undefined, null)).status).toBe(200);
-      expect(Date.now() - startedAt).toBeLessThan(10_000);
-      expect(await isRunning(orphan)).toBe(false);
-      await expectAllThere(restarted.port, acknowledged);
-      expect((await send(restarted.port, 'POST', ASSISTANTS, { name: 'After the crash', provider: 'OPENAI' })).status).toBe(201);
-    } finally {
-      expect(await restarted.stop()).toBe(0);
-    }
-  }, TWO_STARTS_TIMEOUT_MS);
+      const startedAt = Date.now();
+      const restarted = await ServiceProcess.start(env);
+      try {
+        expect((await send(restarted.port, 'GET', '/health', undefined, null)).status).toBe(200);
+        expect(Date.now() - startedAt).toBeLessThan(10_000);
+        expect(await isRunning(orphan)).toBe(false);
+        await expectAllThere(restarted.port, acknowledged);
+        expect((await send(restarted.port, 'POST', ASSISTANTS, { name: 'After the crash', provider: 'OPENAI' })).status).toBe(201);
+      } finally {
+        expect(await restarted.stop()).toBe(0);
+      }
+    },
+    TWO_STARTS_TIMEOUT_MS,
+  );
 });
 
 interface AcknowledgedWrites {
@@ -215,7 +226,9 @@ async function acknowledgedWrites(port: number): Promise<AcknowledgedWrites> {
     return Object.values(reply.body)[0];
   };
   const assistants = await Promise.all(
-    Array.from({ length: 12 }, (_, i) => send(port, 'POST', ASSISTANTS, { name: `Assistant ${i}`, provider: 'ANTHROPIC', instructions: `Be number ${i}` }).then(ok(201))),
+    Array.from({ length: 12 }, (_, i) =>
+      send(port, 'POST', ASSISTANTS, { name: `Assistant ${i}`, provider: 'ANTHROPIC', instructions: `Be number ${i}` }).then(ok(201)),
+    ),
   );
   const tasks = await Promise.all(
     Array.from({ length: 6 }, (_, i) => send(port, 'POST', TASKS, { title: `Task ${i}`, message: `Do ${i}`, schedule: SCHEDULE }).then(ok(201))),
@@ -223,7 +236,9 @@ async function acknowledgedWrites(port: number): Promise<AcknowledgedWrites> {
   const [first, , deleted] = assistants;
   const renamed = await send(port, 'PATCH', `${ASSISTANTS}/${first.id}`, { name: 'Renamed', model: 'claude' }).then(ok(200));
   const replace = (contents: string[]) =>
-    send(port, 'PUT', `${ASSISTANTS}/${first.id}/initial-messages`, { initialMessages: contents.map((content) => ({ role: 'ASSISTANT', content })) }).then(ok(200));
+    send(port, 'PUT', `${ASSISTANTS}/${first.id}/initial-messages`, { initialMessages: contents.map((content) => ({ role: 'ASSISTANT', content })) }).then(
+      ok(200),
+    );
   await replace(['replaced', 'soon']);
   const initialMessages = await replace(['Hello', 'How can I help?', 'Ask away']);
   await send(port, 'DELETE', `${ASSISTANTS}/${deleted.id}`).then(ok(200));

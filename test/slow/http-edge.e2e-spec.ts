@@ -49,16 +49,18 @@ describe('Request lines Node accepts never end the process (issue 13, item 1)', 
   });
   afterAll(() => t.close());
 
-  it.each(['GET http://[/metrics HTTP/1.1', 'GET http://a:99999/metrics HTTP/1.1', 'GET http://u:p@[::1/metrics?x=1 HTTP/1.1', 'HEAD HTTP://X/metrics HTTP/1.1'])(
-    'the metrics port answers %j by its path, and both ports go on answering',
-    async (requestLine) => {
-      const answer = await ask(metricsPort, requestLine);
-      expect(answer.status).toBe(200);
-      expect(answer.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
-      expect((await ask(metricsPort, 'GET /metrics HTTP/1.1')).status).toBe(200);
-      bodyOf(await t.api(null).GET('/health'), 200);
-    },
-  );
+  it.each([
+    'GET http://[/metrics HTTP/1.1',
+    'GET http://a:99999/metrics HTTP/1.1',
+    'GET http://u:p@[::1/metrics?x=1 HTTP/1.1',
+    'HEAD HTTP://X/metrics HTTP/1.1',
+  ])('the metrics port answers %j by its path, and both ports go on answering', async (requestLine) => {
+    const answer = await ask(metricsPort, requestLine);
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
+    expect((await ask(metricsPort, 'GET /metrics HTTP/1.1')).status).toBe(200);
+    bodyOf(await t.api(null).GET('/health'), 200);
+  });
 
   it.each(['GET http://[/nothing HTTP/1.1', 'GET * HTTP/1.1', 'POST /metrics HTTP/1.1'])('the metrics port answers %j with a JSON 404', async (requestLine) => {
     expectJsonError(await ask(metricsPort, requestLine), 404, 'Not Found');
@@ -99,12 +101,15 @@ describe('Absolute-form request targets are routed by their path and query (issu
   });
   afterAll(() => t.close());
 
-  it.each(['http://a:99999', 'http://[x', 'https://u:p@[::1', 'ftp://example.com'])('%s/api/cloud/tasks?limit=1 lists one task, with a Link that holds no authority', async (authority) => {
-    const answer = await ask(port, `GET ${authority}${TASKS}?limit=1 HTTP/1.1`, { Authorization: auth });
-    expect(answer.status).toBe(200);
-    expect(JSON.parse(answer.body).tasks).toHaveLength(1);
-    expect(answer.headers.link).toMatch(/^<\/api\/cloud\/tasks\?limit=1&cursor=[A-Za-z0-9_-]+>; rel="next"$/);
-  });
+  it.each(['http://a:99999', 'http://[x', 'https://u:p@[::1', 'ftp://example.com'])(
+    '%s/api/cloud/tasks?limit=1 lists one task, with a Link that holds no authority',
+    async (authority) => {
+      const answer = await ask(port, `GET ${authority}${TASKS}?limit=1 HTTP/1.1`, { Authorization: auth });
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body).tasks).toHaveLength(1);
+      expect(answer.headers.link).toMatch(/^<\/api\/cloud\/tasks\?limit=1&cursor=[A-Za-z0-9_-]+>; rel="next"$/);
+    },
+  );
 
   it('answers a malformed authority without a key like any request: JSON 401, request id, no X-Powered-By, a log line and a metric', async () => {
     const before = (await t.http.get('/metrics').expect(200)).text;
@@ -118,11 +123,14 @@ describe('Absolute-form request targets are routed by their path and query (issu
     expect(sampleValue(after, 'http_requests_total', labels) - sampleValue(before, 'http_requests_total', labels)).toBe(1);
   });
 
-  it.each(['GET * HTTP/1.1', 'OPTIONS * HTTP/1.1', 'GET http://[x HTTP/1.1', 'GET //x/api/cloud/tasks HTTP/1.1'])('answers %j with a JSON 404 and a request id', async (requestLine) => {
-    const answer = await ask(port, requestLine, { Authorization: auth });
-    expectJsonError(answer, 404, 'Not Found');
-    expect(answer.headers['x-request-id']).toMatch(UUID);
-  });
+  it.each(['GET * HTTP/1.1', 'OPTIONS * HTTP/1.1', 'GET http://[x HTTP/1.1', 'GET //x/api/cloud/tasks HTTP/1.1'])(
+    'answers %j with a JSON 404 and a request id',
+    async (requestLine) => {
+      const answer = await ask(port, requestLine, { Authorization: auth });
+      expectJsonError(answer, 404, 'Not Found');
+      expect(answer.headers['x-request-id']).toMatch(UUID);
+    },
+  );
 
   it.each<[string, string, Record<string, string>, number, string]>([
     ['a request line Node cannot parse', 'GET /api/cloud/tasks HTTP/1.1 extra', {}, 400, 'Bad Request'],
@@ -195,7 +203,11 @@ describe('Bodies are read only after routing and the guards, within deadlines (i
     ['no key', ASSISTANTS, '', 401],
   ])('answers a trickled body to %s at once and closes the connection within the 2 s drain', async (_, path, authorization, status) => {
     const auth = authorization === '' ? '' : `Authorization: ${authorization}\r\n`;
-    const client = new TricklingClient(port, `POST ${path} HTTP/1.1\r\nHost: amc.test\r\n${auth}Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`, 200);
+    const client = new TricklingClient(
+      port,
+      `POST ${path} HTTP/1.1\r\nHost: amc.test\r\n${auth}Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`,
+      200,
+    );
     try {
       const held = await client.heldFor(6_000);
       expect(held).toBeDefined();
@@ -260,14 +272,29 @@ describe('Bodies are read only after routing and the guards, within deadlines (i
   });
 
   it('takes an escaped backslash before "ud800" for the text it is, and still refuses a lone surrogate', async () => {
-    const created = await t.as(PRIVATE_KEY).post(ASSISTANTS).set('Content-Type', 'application/json').send('{"name":"a\\\\ud800b","provider":"OPENAI"}').expect(201);
+    const created = await t
+      .as(PRIVATE_KEY)
+      .post(ASSISTANTS)
+      .set('Content-Type', 'application/json')
+      .send('{"name":"a\\\\ud800b","provider":"OPENAI"}')
+      .expect(201);
     expect(created.body.assistant.name).toBe('a\\ud800b');
-    const refused = await t.as(PRIVATE_KEY).post(ASSISTANTS).set('Content-Type', 'application/json').send('{"name":"a\\\\\\ud800b","provider":"OPENAI"}').expect(400);
+    const refused = await t
+      .as(PRIVATE_KEY)
+      .post(ASSISTANTS)
+      .set('Content-Type', 'application/json')
+      .send('{"name":"a\\\\\\ud800b","provider":"OPENAI"}')
+      .expect(400);
     expect(refused.body.message).toMatch(/unpaired UTF-16 surrogate/);
   });
 
   it('refuses a JSON body in another charset than UTF-8 with 415', async () => {
-    const response = await t.as(PRIVATE_KEY).post(ASSISTANTS).set('Content-Type', 'application/json; charset=latin1').send('{"name":"x","provider":"OPENAI"}').expect(415);
+    const response = await t
+      .as(PRIVATE_KEY)
+      .post(ASSISTANTS)
+      .set('Content-Type', 'application/json; charset=latin1')
+      .send('{"name":"x","provider":"OPENAI"}')
+      .expect(415);
     expect(response.body).toEqual({ error: 'Unsupported Media Type', message: 'JSON bodies are UTF-8; the charset "latin1" is not accepted' });
   });
 
@@ -293,7 +320,12 @@ describe('The built service: shutdown deadline and bootstrap keys (issue 13 item
   afterAll(() => database.drop());
 
   it('closes the connections still open SHUTDOWN_TIMEOUT_SECONDS after SIGTERM, and exits 0', async () => {
-    const service = await ServiceProcess.start({ ...database.env, BOOTSTRAP_PRIVATE_KEY: PRIVATE_KEY, SHUTDOWN_TIMEOUT_SECONDS: '1', REQUEST_BODY_TIMEOUT_SECONDS: '120' });
+    const service = await ServiceProcess.start({
+      ...database.env,
+      BOOTSTRAP_PRIVATE_KEY: PRIVATE_KEY,
+      SHUTDOWN_TIMEOUT_SECONDS: '1',
+      REQUEST_BODY_TIMEOUT_SECONDS: '120',
+    });
     const client = new TricklingClient(
       service.port,
       `POST ${ASSISTANTS} HTTP/1.1\r\nHost: amc.test\r\nAuthorization: Bearer ${PRIVATE_KEY}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`,
@@ -337,22 +369,35 @@ describe('Documentation routes (issue 14, item 9)', () => {
 
   afterAll(() => t.close());
 
-  it.each(['/docs/swagger-ui.css', '/docs/swagger-ui-bundle.js', '/docs/swagger-ui-standalone-preset.js', '/docs/swagger-ui-init.js', '/docs/favicon-32x32.png', '/docs/favicon-16x16.png', '/docs', '/docs/'])(
-    'serves what Swagger UI needs: %s',
-    async (path) => {
-      t ??= await startTestApp();
-      await t.http.get(path).expect(200);
-    },
-  );
+  it.each([
+    '/docs/swagger-ui.css',
+    '/docs/swagger-ui-bundle.js',
+    '/docs/swagger-ui-standalone-preset.js',
+    '/docs/swagger-ui-init.js',
+    '/docs/favicon-32x32.png',
+    '/docs/favicon-16x16.png',
+    '/docs',
+    '/docs/',
+  ])('serves what Swagger UI needs: %s', async (path) => {
+    t ??= await startTestApp();
+    await t.http.get(path).expect(200);
+  });
 
-  it.each(['/docs/README.md', '/docs/package.json', '/docs/swagger-initializer.js', '/docs/index.html', '/docs/swagger-ui.js.map', '/docs/LICENSE', '/docs/oauth2-redirect.html', '/docs/absolute-path.js', '/docs/NOTICE'])(
-    'serves nothing else of swagger-ui-dist: %s is a JSON 404',
-    async (path) => {
-      t ??= await startTestApp();
-      const response = await t.http.get(path).expect(404);
-      expect(response.body).toEqual({ error: 'Not Found', message: `Cannot GET ${path}` });
-    },
-  );
+  it.each([
+    '/docs/README.md',
+    '/docs/package.json',
+    '/docs/swagger-initializer.js',
+    '/docs/index.html',
+    '/docs/swagger-ui.js.map',
+    '/docs/LICENSE',
+    '/docs/oauth2-redirect.html',
+    '/docs/absolute-path.js',
+    '/docs/NOTICE',
+  ])('serves nothing else of swagger-ui-dist: %s is a JSON 404', async (path) => {
+    t ??= await startTestApp();
+    const response = await t.http.get(path).expect(404);
+    expect(response.body).toEqual({ error: 'Not Found', message: `Cannot GET ${path}` });
+  });
 
   it('with DOCS_ENABLED=false, answers /docs, /docs-json, /docs-yaml and the UI files with a JSON 404', async () => {
     const off = await startTestApp({ DOCS_ENABLED: 'false' });

@@ -189,11 +189,18 @@ describe('The built service: logs and Swagger UI in a browser', () => {
     await client.connect();
     await client.query('ALTER TABLE assistants RENAME TO assistants_gone');
     try {
-      expect(errorOf(await api.GET(ASSISTANTS, requestId('log-test-500')), 500)).toEqual({ error: 'Internal Server Error', message: 'An unexpected error occurred (request id log-test-500)' });
+      expect(errorOf(await api.GET(ASSISTANTS, requestId('log-test-500')), 500)).toEqual({
+        error: 'Internal Server Error',
+        message: 'An unexpected error occurred (request id log-test-500)',
+      });
       const lines = await loggedFor(service, 'log-test-500', 2);
       const error = lines.find((line) => line.context === 'Errors');
       // A database error by its type, SQLSTATE (undefined_table) and call frames: never its message, query or parameters.
-      expect(error).toMatchObject({ level: 50, requestId: 'log-test-500', database: { type: 'QueryFailedError', sqlState: '42P01', frames: expect.stringMatching(/^\s+at /) } });
+      expect(error).toMatchObject({
+        level: 50,
+        requestId: 'log-test-500',
+        database: { type: 'QueryFailedError', sqlState: '42P01', frames: expect.stringMatching(/^\s+at /) },
+      });
       expect(JSON.stringify(error)).not.toMatch(/relation|SELECT|workspace_id/);
       expect(lines.find((line) => line.msg === 'request failed')).toMatchObject({ level: 50, status: 500, route: ASSISTANTS });
     } finally {

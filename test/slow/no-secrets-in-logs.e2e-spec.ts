@@ -92,7 +92,9 @@ describe('Nothing secret in the logs (the built service, LOG_LEVEL=debug)', () =
       httpTransport: { url: 'https://mcp.example.com/mcp', headers: { 'X-Api-Key': api.secret('http') } },
     });
     const fn = await api.expect(201, 'POST', functions, privateKey, functionBody(`{"Authorization":"Bearer ${api.secret('fn')}"}`));
-    await api.expect(200, 'PATCH', `${functions}/${fn.function.id}`, privateKey, { handler: { requestHandler: { headers: `{"X-Key":"${api.secret('patched')}"}` } } });
+    await api.expect(200, 'PATCH', `${functions}/${fn.function.id}`, privateKey, {
+      handler: { requestHandler: { headers: `{"X-Key":"${api.secret('patched')}"}` } },
+    });
     await api.expect(200, 'GET', servers, privateKey);
     await api.expect(200, 'GET', `${functions}/${fn.function.id}`, privateKey);
 
@@ -101,11 +103,24 @@ describe('Nothing secret in the logs (the built service, LOG_LEVEL=debug)', () =
       transportType: 'SSE',
       sseTransport: { url: 'https://mcp.example.com/sse', headers: { 'X-Key': `${api.secret('control')}\u0001` } },
     });
-    await api.expect(400, 'POST', servers, privateKey, { transportType: 'HTTP', httpTransport: { url: 'not a url', headers: { 'X-Key': api.secret('bad-url') } } });
+    await api.expect(400, 'POST', servers, privateKey, {
+      transportType: 'HTTP',
+      httpTransport: { url: 'not a url', headers: { 'X-Key': api.secret('bad-url') } },
+    });
     // PostgreSQL cannot store NUL: refused before any query, whose parameters hold the header values.
-    await api.expect(400, 'POST', servers, privateKey, { transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/\u0000', headers: { 'X-Key': api.secret('nul-url') } } });
-    await api.expect(400, 'POST', functions, privateKey, { ...functionBody(`{"X-Key":"${api.secret('nul-fn-url')}"}`), handler: { type: 'REQUEST', requestHandler: { url: 'https://api.example.com/\u0000', method: 'POST', headers: `{"X-Key":"${api.secret('nul-fn')}"}` } } });
-    await api.expect(400, 'POST', servers, privateKey, { transportType: 'SSE', sseTransport: { url: 'https://x.example/', headers: { 'X-Key': 42 } }, extra: api.secret('extra') });
+    await api.expect(400, 'POST', servers, privateKey, {
+      transportType: 'SSE',
+      sseTransport: { url: 'https://mcp.example.com/\u0000', headers: { 'X-Key': api.secret('nul-url') } },
+    });
+    await api.expect(400, 'POST', functions, privateKey, {
+      ...functionBody(`{"X-Key":"${api.secret('nul-fn-url')}"}`),
+      handler: { type: 'REQUEST', requestHandler: { url: 'https://api.example.com/\u0000', method: 'POST', headers: `{"X-Key":"${api.secret('nul-fn')}"}` } },
+    });
+    await api.expect(400, 'POST', servers, privateKey, {
+      transportType: 'SSE',
+      sseTransport: { url: 'https://x.example/', headers: { 'X-Key': 42 } },
+      extra: api.secret('extra'),
+    });
     await api.expect(400, 'POST', functions, privateKey, functionBody(`{"Authorization":"${api.secret('unclosed')}"`));
     await api.expect(400, 'POST', functions, privateKey, functionBody(`{"Authorization":["${api.secret('array')}"]}`));
     await api.expect(400, 'POST', servers, privateKey, `{"transportType":"SSE","sseTransport":{"headers":{"X-Key":"${api.secret('malformed')}"`);

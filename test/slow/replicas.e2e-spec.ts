@@ -216,7 +216,10 @@ describe('Three replicas on one PostgreSQL database, behind a round-robin load b
         const creator = async (worker: number) => {
           for (let attempt = 0; running; attempt++) {
             try {
-              const answer = await call(balancer.port, 'POST', ASSISTANTS, { key: PRIVATE_KEY, body: { name: `Rolling ${worker}-${attempt}`, provider: 'ANTHROPIC' } });
+              const answer = await call(balancer.port, 'POST', ASSISTANTS, {
+                key: PRIVATE_KEY,
+                body: { name: `Rolling ${worker}-${attempt}`, provider: 'ANTHROPIC' },
+              });
               if (answer.status === 201) acknowledged.push(answer.body.assistant.id);
               else failures.push(`${answer.status} ${JSON.stringify(answer.body)}`);
             } catch (error) {

@@ -23,7 +23,8 @@ const onAssistant = (assistantId: string) => ({ params: { path: { assistantId } 
 
 /** A function of the assistant whose handler sends `headers`. */
 async function createFunction(app: TestApp, assistantId: string, headers: string) {
-  return bodyOf(await app.api().POST('/api/cloud/assistants/{assistantId}/functions', { ...onAssistant(assistantId), body: functionBody(headers) }), 201).function;
+  return bodyOf(await app.api().POST('/api/cloud/assistants/{assistantId}/functions', { ...onAssistant(assistantId), body: functionBody(headers) }), 201)
+    .function;
 }
 
 const COMMAND = resolve('dist/secrets/reencrypt-command.js');
@@ -41,9 +42,9 @@ async function reencrypt(env: NodeJS.ProcessEnv): Promise<{ code: number; output
 
 /** The stored header values of every MCP server and the stored headers text of every function. */
 async function storedValues(t: TestApp): Promise<string[]> {
-  const rows: { value: string }[] = await t.app.get(DataSource).query(
-    `SELECT value FROM mcp_servers, json_each_text(headers) UNION ALL SELECT handler #>> '{requestHandler,headers}' FROM functions`,
-  );
+  const rows: { value: string }[] = await t.app
+    .get(DataSource)
+    .query(`SELECT value FROM mcp_servers, json_each_text(headers) UNION ALL SELECT handler #>> '{requestHandler,headers}' FROM functions`);
   return rows.map(({ value }) => value);
 }
 
@@ -113,7 +114,9 @@ describe('npm run secrets:reencrypt', () => {
     await service.stop();
 
     const { code, output } = await reencrypt({ ...service.databaseEnv, ENCRYPTION_KEY: newEncryptionKey() });
-    expect(output).toMatch(/mcp_servers: 0 rewritten, 0 already current, 0 plaintext encrypted, 0 changed while being read, 1 unreadable\n {2}mcp_servers [0-9a-f-]{36}: A stored secret was encrypted with key [0-9a-f]{8}, which is neither/);
+    expect(output).toMatch(
+      /mcp_servers: 0 rewritten, 0 already current, 0 plaintext encrypted, 0 changed while being read, 1 unreadable\n {2}mcp_servers [0-9a-f-]{36}: A stored secret was encrypted with key [0-9a-f]{8}, which is neither/,
+    );
     expect(code).toBe(1);
     expect(await storedValues(await start({}))).toEqual(before);
   }, 120_000);

@@ -71,7 +71,7 @@ describe('The built service as a process (node dist/main.js)', () => {
     expect(await exitCode).toBe(0);
   });
 
-  it('writes a request\'s log line within a second on a quiet service', async () => {
+  it("writes a request's log line within a second on a quiet service", async () => {
     const service = await ServiceProcess.start({ ...database.env, BOOTSTRAP_PRIVATE_KEY: PRIVATE_KEY, LOG_FORMAT: 'json' });
     try {
       const response = await checkedFetch(`http://127.0.0.1:${service.port}/api/cloud/api-keys`, { headers: { Authorization: `Bearer ${PRIVATE_KEY}` } });
@@ -88,7 +88,9 @@ describe('The built service as a process (node dist/main.js)', () => {
     const answered: string[] = [];
     for (let batch = 0; batch < 10; batch++) {
       const responses = await Promise.all(
-        Array.from({ length: 30 }, () => checkedFetch(`http://127.0.0.1:${service.port}/api/cloud/api-keys`, { headers: { Authorization: `Bearer ${PRIVATE_KEY}` } })),
+        Array.from({ length: 30 }, () =>
+          checkedFetch(`http://127.0.0.1:${service.port}/api/cloud/api-keys`, { headers: { Authorization: `Bearer ${PRIVATE_KEY}` } }),
+        ),
       );
       answered.push(...responses.map((response) => response.headers.get('x-request-id')!));
     }

@@ -20,7 +20,13 @@ async function firstStartOutput(database: FreshDatabase, env: NodeJS.ProcessEnv)
 /** The lines before the banner, and the banner from its opening rule. */
 function splitAtBanner(output: string): { logged: string[]; banner: string } {
   const start = output.search(/^─+$/m);
-  return { logged: output.slice(0, start).split('\n').filter((line) => line !== ''), banner: output.slice(start) };
+  return {
+    logged: output
+      .slice(0, start)
+      .split('\n')
+      .filter((line) => line !== ''),
+    banner: output.slice(start),
+  };
 }
 
 describe('What the first start prints', () => {

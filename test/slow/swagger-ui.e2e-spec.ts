@@ -66,7 +66,11 @@ describeInBrowser(title, () => {
     async () => {
       const api = t.api();
       const assistant = await createAssistant(api);
-      const task = { title: 'Daily summary', message: `Summarise for ${assistant.name}`, schedule: { start: '2026-12-01T09:30:00', timeZone: 'Europe/Berlin' } };
+      const task = {
+        title: 'Daily summary',
+        message: `Summarise for ${assistant.name}`,
+        schedule: { start: '2026-12-01T09:30:00', timeZone: 'Europe/Berlin' },
+      };
       bodyOf(await api.POST('/api/cloud/tasks', { body: task }), 201);
 
       const page = await browser.newPage({ viewport: { width: 1280, height: 1600 } });
@@ -120,7 +124,9 @@ describeInBrowser(title, () => {
     async () => {
       const page = await openDocs(browser, baseUrl);
       const info = page.locator('.swagger-ui .information-container');
-      await expect(info.locator('.title').innerText()).resolves.toMatch(new RegExp(`^Assistant Management Cloud API\\s*${PACKAGE_VERSION.replace(/\./g, '\\.')}`));
+      await expect(info.locator('.title').innerText()).resolves.toMatch(
+        new RegExp(`^Assistant Management Cloud API\\s*${PACKAGE_VERSION.replace(/\./g, '\\.')}`),
+      );
       await expect(info.locator('.info__license').count()).resolves.toBe(0);
       await expect(info.innerText()).resolves.not.toMatch(/licen[cs]e/i);
       await mkdir('test/artifacts', { recursive: true });

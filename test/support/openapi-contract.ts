@@ -17,10 +17,21 @@ export interface ReceivedResponse {
 export type Verdict = { checked: string } | { skipped: true } | { failure: string };
 
 type Schema = Record<string, unknown>;
-interface MediaType { schema?: Schema }
-interface Header { schema?: Schema; required?: boolean; $ref?: string }
-interface DocumentedResponse { content?: Record<string, MediaType>; headers?: Record<string, Header> }
-interface Operation { responses: Record<string, DocumentedResponse> }
+interface MediaType {
+  schema?: Schema;
+}
+interface Header {
+  schema?: Schema;
+  required?: boolean;
+  $ref?: string;
+}
+interface DocumentedResponse {
+  content?: Record<string, MediaType>;
+  headers?: Record<string, Header>;
+}
+interface Operation {
+  responses: Record<string, DocumentedResponse>;
+}
 interface Document {
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, Schema>; headers?: Record<string, Header> };
@@ -81,8 +92,7 @@ export class OpenApiContract {
       return fail(response, `status ${response.status} is not documented for ${name} (documented: ${Object.keys(operation.responses).join(', ')})`);
     }
     const problem =
-      this.headerProblem(response, documented) ??
-      this.bodyProblem(response, documented, `#/paths/${route.template}/${method}/responses/${response.status}`);
+      this.headerProblem(response, documented) ?? this.bodyProblem(response, documented, `#/paths/${route.template}/${method}/responses/${response.status}`);
     return problem === undefined ? { checked: `${name} ${response.status}` } : fail(response, `${name} ${response.status}: ${problem}`);
   }
 
@@ -104,9 +114,7 @@ export class OpenApiContract {
    * headers whose presence means something to a client are sent only where documented.
    */
   private headerProblem(response: ReceivedResponse, documented: DocumentedResponse): string | undefined {
-    const headers = Object.fromEntries(
-      Object.entries(documented.headers ?? {}).map(([name, header]) => [name.toLowerCase(), this.resolvedHeader(header)]),
-    );
+    const headers = Object.fromEntries(Object.entries(documented.headers ?? {}).map(([name, header]) => [name.toLowerCase(), this.resolvedHeader(header)]));
     const undocumented = MEANINGFUL_HEADERS.find((name) => response.headers[name] !== undefined && headers[name] === undefined);
     if (undocumented !== undefined) return `the ${undocumented} header is sent but not documented for this status`;
     for (const [name, header] of Object.entries(headers)) {

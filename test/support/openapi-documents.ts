@@ -16,7 +16,12 @@ export function largeOpenApiDocument(bytes: number): string {
         operationId: `getOrder${index}`,
         description,
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-        responses: { '200': { description, content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'string' }, total: { type: 'number' } } } } } } },
+        responses: {
+          '200': {
+            description,
+            content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'string' }, total: { type: 'number' } } } } },
+          },
+        },
       },
     };
     size += JSON.stringify({ [path]: paths[path] }).length;

@@ -5,7 +5,12 @@ import { dirname, resolve } from 'node:path';
 export default function tearDown() {
   const log = process.env.OPENAPI_RESPONSE_LOG;
   if (log === undefined) return;
-  const checked = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).flatMap((line) => JSON.parse(line)) : [];
+  const checked = existsSync(log)
+    ? readFileSync(log, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .flatMap((line) => JSON.parse(line))
+    : [];
   rmSync(dirname(log), { recursive: true, force: true });
   const document = JSON.parse(readFileSync(resolve('openapi.json'), 'utf8'));
   const documented = Object.entries(document.paths).flatMap(([path, operations]) =>

@@ -12,9 +12,7 @@ export function firstAnswer(received: string): RawAnswer | undefined {
   const end = received.indexOf('\r\n\r\n');
   if (end === -1) return undefined;
   const [statusLine, ...headerLines] = received.slice(0, end).split('\r\n');
-  const headers = Object.fromEntries(
-    headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
-  );
+  const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
   const length = Number(headers['content-length'] ?? 0);
   const body = received.slice(end + 4, end + 4 + length);
   return { status: Number(statusLine.split(' ')[1]), headers, body };

@@ -47,7 +47,10 @@ export async function createTool<Body extends Schemas['CreateToolRequest']>(api:
 export async function createFunction(
   api: Api,
   assistantId: string,
-  body: Schemas['CreateFunctionRequest'] = { openapiSpec: OPENAPI_SPEC, handler: { type: 'REQUEST', requestHandler: { url: 'https://api.example.com/x', method: 'POST' } } },
+  body: Schemas['CreateFunctionRequest'] = {
+    openapiSpec: OPENAPI_SPEC,
+    handler: { type: 'REQUEST', requestHandler: { url: 'https://api.example.com/x', method: 'POST' } },
+  },
 ): Promise<Schemas['Function']> {
   return bodyOf(await api.POST('/api/cloud/assistants/{assistantId}/functions', { params: { path: { assistantId } }, body }), 201).function;
 }

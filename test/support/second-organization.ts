@@ -10,9 +10,12 @@ export async function seedSecondOrganization(t: TestApp): Promise<{ organization
   const dataSource = t.app.get(DataSource);
   const [{ id: organizationId }] = await dataSource.query(`INSERT INTO organizations (name) VALUES ('Other') RETURNING id`);
   const record = apiKeyRecord(ApiKeyType.ORGANIZATION, 'Other org key', OTHER_ORGANIZATION_KEY);
-  await dataSource.query(
-    `INSERT INTO api_keys (organization_id, type, name, value, digest) VALUES ($1, $2, $3, $4, $5)`,
-    [organizationId, record.type, record.name, record.value, record.digest],
-  );
+  await dataSource.query(`INSERT INTO api_keys (organization_id, type, name, value, digest) VALUES ($1, $2, $3, $4, $5)`, [
+    organizationId,
+    record.type,
+    record.name,
+    record.value,
+    record.digest,
+  ]);
   return { organizationId };
 }

@@ -57,7 +57,9 @@ async function parsedArguments(): Promise<{ name: string; organization: string |
   const dto = plainToInstance(CreateApiKeyDto, { name, type: ApiKeyType.ORGANIZATION, expiresAt });
   const errors = await validate(dto, { stopAtFirstError: true, skipUndefinedProperties: false });
   if (errors.length > 0) {
-    throw new CliError(validationExceptionFactory(errors).message.replace(/(^|; )(name|expiresAt)\b/g, (_, lead: string, field: string) => lead + FLAG_OF[field]));
+    throw new CliError(
+      validationExceptionFactory(errors).message.replace(/(^|; )(name|expiresAt)\b/g, (_, lead: string, field: string) => lead + FLAG_OF[field]),
+    );
   }
   return { name, organization, expiresAt };
 }

@@ -24,7 +24,8 @@ export async function clusterUser(): Promise<ClusterUser> {
   await run('useradd', ['--system', '--user-group', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', CLUSTER_USER_NAME]).catch(
     async (error: unknown) => {
       // A replica starting at the same moment may have made it first.
-      if ((await idsOf(CLUSTER_USER_NAME)) === undefined) throw new Error(`Could not create the system user ${CLUSTER_USER_NAME} for the embedded PostgreSQL: ${String(error)}`);
+      if ((await idsOf(CLUSTER_USER_NAME)) === undefined)
+        throw new Error(`Could not create the system user ${CLUSTER_USER_NAME} for the embedded PostgreSQL: ${String(error)}`);
     },
   );
   const created = await idsOf(CLUSTER_USER_NAME);

@@ -49,7 +49,8 @@ export class EmbeddedPostgres {
 
   /** `tcpPort` is for test harnesses that need a server on 127.0.0.1 too; the service never sets it. */
   static async start(dataDir: string, tcpPort?: number): Promise<EmbeddedPostgres> {
-    if (!SHELL_SAFE_PATH.test(dataDir)) throw new Error(`DATA_DIR ${dataDir} holds characters the embedded PostgreSQL cannot be given: use letters, digits and . _ - / + only`);
+    if (!SHELL_SAFE_PATH.test(dataDir))
+      throw new Error(`DATA_DIR ${dataDir} holds characters the embedded PostgreSQL cannot be given: use letters, digits and . _ - / + only`);
     const user = await clusterUser();
     const binaries = await binariesRunnableBy(user, await postgresBinaries());
     const paths = embeddedPaths(dataDir);
@@ -94,8 +95,15 @@ export class EmbeddedPostgres {
    */
   private async initialise(): Promise<void> {
     const { cluster, password } = embeddedPaths(this.dataDir);
-    if (await readFile(join(cluster, 'postmaster.opts')).then(() => true, () => false)) {
-      throw new Error(`The embedded PostgreSQL in ${cluster} has data but its password file ${password} is missing: restore it, or move the cluster away to start afresh`);
+    if (
+      await readFile(join(cluster, 'postmaster.opts')).then(
+        () => true,
+        () => false,
+      )
+    ) {
+      throw new Error(
+        `The embedded PostgreSQL in ${cluster} has data but its password file ${password} is missing: restore it, or move the cluster away to start afresh`,
+      );
     }
     await rm(cluster, { recursive: true, force: true });
     // initdb reads the password from a file: one in the socket's directory, which only the cluster's user may enter.

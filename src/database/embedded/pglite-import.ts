@@ -22,10 +22,11 @@ export function pgliteAsidePath(dataDir: string): string {
 
 const importedMarker = (dataDir: string) => join(dataDir, 'pglite.imported');
 
-const exists = (path: string) => access(path).then(
-  () => true,
-  () => false,
-);
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 /**
  * Versions up to 0.1 kept their data in PGlite, PostgreSQL compiled to WebAssembly, with its files
@@ -73,7 +74,8 @@ async function copyInto(source: PgliteDatabase, url: string): Promise<Map<string
   const applied = (await source.query<{ name: string }>('SELECT name FROM migrations ORDER BY id')).rows.map(({ name }) => name);
   const known = new Set(MIGRATIONS.map(({ name }) => name));
   const unknown = applied.filter((name) => !known.has(name));
-  if (unknown.length > 0) throw new Error(`The PGlite data was written by a newer version (migrations ${unknown.join(', ')}): start that version's import instead`);
+  if (unknown.length > 0)
+    throw new Error(`The PGlite data was written by a newer version (migrations ${unknown.join(', ')}): start that version's import instead`);
   const target = new pg.Client({ connectionString: url });
   await target.connect();
   try {

@@ -20,9 +20,7 @@ export class InitialSchema1795305600000 implements MigrationInterface {
         updated_at timestamptz NOT NULL DEFAULT now(),
         CONSTRAINT workspaces_id_organization_key UNIQUE (id, organization_id)
       )`);
-    await queryRunner.query(
-      `CREATE INDEX workspaces_organization_order_idx ON workspaces (organization_id, created_at, id)`,
-    );
+    await queryRunner.query(`CREATE INDEX workspaces_organization_order_idx ON workspaces (organization_id, created_at, id)`);
     await queryRunner.query(`
       CREATE TABLE api_keys (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),

@@ -10,9 +10,7 @@ export class TasksAndListOrder1795478400000 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     for (const table of ['organizations', 'workspaces', 'api_keys']) {
-      await queryRunner.query(
-        `ALTER TABLE ${table} ALTER COLUMN created_at TYPE timestamptz(3), ALTER COLUMN updated_at TYPE timestamptz(3)`,
-      );
+      await queryRunner.query(`ALTER TABLE ${table} ALTER COLUMN created_at TYPE timestamptz(3), ALTER COLUMN updated_at TYPE timestamptz(3)`);
     }
 
     await queryRunner.query(`

@@ -9,9 +9,7 @@ export class OrganizationKeyList1795741200000 implements MigrationInterface {
   name = 'OrganizationKeyList1795741200000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(
-      `CREATE INDEX api_keys_organization_keys_order_idx ON api_keys (organization_id, created_at, id) WHERE type = 'ORGANIZATION'`,
-    );
+    await queryRunner.query(`CREATE INDEX api_keys_organization_keys_order_idx ON api_keys (organization_id, created_at, id) WHERE type = 'ORGANIZATION'`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -23,7 +23,7 @@ export class StoredNextRuns1795921200000 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE tasks ADD COLUMN next_run_at timestamptz(3) NULL`);
     const now = new Date();
-    for (let after: string | null = null; ; ) {
+    for (let after: string | null = null; ;) {
       const rows = (await queryRunner.query(
         `SELECT id, schedule_start, schedule_time_zone, recurrence_rules FROM tasks
          WHERE $1::uuid IS NULL OR id > $1 ORDER BY id LIMIT $2`,

@@ -18,8 +18,7 @@ export class CreateFunctionDto {
   @ApiProperty({
     description: OPENAPI_SPEC_DESCRIPTION,
     maxLength: FUNCTION_LIMITS.openapiSpecLength,
-    example:
-      '{"openapi":"3.1.0","info":{"title":"Orders","version":"1.0.0"},"paths":{"/orders":{"post":{"responses":{"201":{"description":"Created"}}}}}}',
+    example: '{"openapi":"3.1.0","info":{"title":"Orders","version":"1.0.0"},"paths":{"/orders":{"post":{"responses":{"201":{"description":"Created"}}}}}}',
   })
   @IsText(1, FUNCTION_LIMITS.openapiSpecLength)
   openapiSpec: string;

@@ -13,11 +13,15 @@ describe('canonicalTimeZone', () => {
     ['Etc/GMT+12', 'Etc/GMT+12'],
   ])('names %s as %s', (spelling, canonical) => expect(canonicalTimeZone(spelling)).toBe(canonical));
 
-  it.each(['+02:00', '-05', 'Mars/Olympus', '', 'Europe/Berlin ', '/Europe/Berlin'])('knows no zone %j', (name) => expect(canonicalTimeZone(name)).toBeUndefined());
+  it.each(['+02:00', '-05', 'Mars/Olympus', '', 'Europe/Berlin ', '/Europe/Berlin'])('knows no zone %j', (name) =>
+    expect(canonicalTimeZone(name)).toBeUndefined(),
+  );
 
   it('maps every spelling of a zone onto one name: what keys a cache by zone stays bounded by the zones there are', () => {
     const zone = 'America/Argentina/ComodRivadavia';
-    const spellings = Array.from({ length: 3000 }, (_, n) => [...zone].map((letter, i) => ((n >> i % 20) & 1 ? letter.toUpperCase() : letter.toLowerCase())).join(''));
+    const spellings = Array.from({ length: 3000 }, (_, n) =>
+      [...zone].map((letter, i) => ((n >> (i % 20)) & 1 ? letter.toUpperCase() : letter.toLowerCase())).join(''),
+    );
     expect(new Set(spellings.map(canonicalTimeZone))).toEqual(new Set(['America/Catamarca']));
   });
 });

@@ -51,6 +51,12 @@ export const CREATE_TOOL_EXAMPLES: ExamplesObject = {
   webSearch: { summary: 'Web search', value: { type: ToolType.WEB_SEARCH } },
   fileSearch: { summary: 'File search', value: { type: ToolType.FILE_SEARCH, fileSearchTool: { vectorStoreIds: ['vs_product_docs'], maxNumResults: 10 } } },
   codeInterpreter: { summary: 'Code interpreter', value: { type: ToolType.CODE_INTERPRETER } },
-  imageGeneration: { summary: 'Image generation', value: { type: ToolType.IMAGE_GENERATION, imageGenerationTool: { quality: 'HIGH', size: 'SIZE_1024_1024' } } },
-  computerUse: { summary: 'Computer use', value: { type: ToolType.COMPUTER_USE, computerUseTool: { displayWidth: 1280, displayHeight: 800, environment: 'BROWSER' } } },
+  imageGeneration: {
+    summary: 'Image generation',
+    value: { type: ToolType.IMAGE_GENERATION, imageGenerationTool: { quality: 'HIGH', size: 'SIZE_1024_1024' } },
+  },
+  computerUse: {
+    summary: 'Computer use',
+    value: { type: ToolType.COMPUTER_USE, computerUseTool: { displayWidth: 1280, displayHeight: 800, environment: 'BROWSER' } },
+  },
 };

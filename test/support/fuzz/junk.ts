@@ -8,7 +8,23 @@ const NASTY_CHARS = ['\u0000', '\u0001', '\u001f', '\u007f', '\u202e', '\u200f',
  * combining marks piled on one letter, variation selectors, an emoji ZWJ sequence, a flag, a
  * Hangul filler, the last code point, fullwidth and mathematical letters that normalise to ASCII.
  */
-const ODD_TEXT = ['\ufffe', '\uffff', '\ufdd0', '\u{10ffff}', '\u0085', '\u2029', 'e\u0301\u0301\u0301\u0301', '\ufe0f', '👩\u200d👩\u200d👧\u200d👦', '🇺🇳', '\u3164', 'ﬃ', 'Ａ𝐁', 'İı', 'ß'];
+const ODD_TEXT = [
+  '\ufffe',
+  '\uffff',
+  '\ufdd0',
+  '\u{10ffff}',
+  '\u0085',
+  '\u2029',
+  'e\u0301\u0301\u0301\u0301',
+  '\ufe0f',
+  '👩\u200d👩\u200d👧\u200d👦',
+  '🇺🇳',
+  '\u3164',
+  'ﬃ',
+  'Ａ𝐁',
+  'İı',
+  'ß',
+];
 
 const nastyChar = fc.oneof(fc.constantFrom(...NASTY_CHARS), fc.constantFrom(...ODD_TEXT));
 const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code));
@@ -21,13 +37,38 @@ export const unicodeString = fc.string({
 
 /** A string of 256 up to about 100k characters: a short random (possibly exotic) piece repeated. */
 export const hugeString = fc
-  .tuple(fc.oneof(fc.constant('a'), unicodeString.filter((s) => s.length > 0)), fc.integer({ min: 256, max: 100_000 }))
+  .tuple(
+    fc.oneof(
+      fc.constant('a'),
+      unicodeString.filter((s) => s.length > 0),
+    ),
+    fc.integer({ min: 256, max: 100_000 }),
+  )
   .map(([piece, length]) => piece.repeat(Math.ceil(length / piece.length)).slice(0, length));
 
 export const junkString = fc.oneof(
   { weight: 3, arbitrary: unicodeString },
   { weight: 1, arbitrary: hugeString },
-  { weight: 1, arbitrary: fc.constantFrom('', ' ', '\t\n', 'null', 'true', '0', '-1', '1e309', '{}', '[]', '<script>', "'; DROP TABLE x;--", '../../etc/passwd', '%00', '__proto__') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '',
+      ' ',
+      '\t\n',
+      'null',
+      'true',
+      '0',
+      '-1',
+      '1e309',
+      '{}',
+      '[]',
+      '<script>',
+      "'; DROP TABLE x;--",
+      '../../etc/passwd',
+      '%00',
+      '__proto__',
+    ),
+  },
   { weight: 1, arbitrary: fc.uuid() },
 );
 
@@ -60,7 +101,19 @@ export function junkKey(): fc.Arbitrary<string> {
 
 /** Ids that are not UUIDs, as they would appear in a path segment. */
 export const nonUuidId = fc.oneof(
-  fc.constantFrom('0', '-1', 'null', 'undefined', '1e3', ' ', '..', '%', '00000000-0000-0000-0000-00000000000', '00000000-0000-4000-8000-0000000000000', 'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz'),
+  fc.constantFrom(
+    '0',
+    '-1',
+    'null',
+    'undefined',
+    '1e3',
+    ' ',
+    '..',
+    '%',
+    '00000000-0000-0000-0000-00000000000',
+    '00000000-0000-4000-8000-0000000000000',
+    'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz',
+  ),
   fc.uuid().map((id) => `${id}x`),
   fc.uuid().map((id) => id.replaceAll('-', '')),
   fc.uuid().map((id) => `{${id}}`),
@@ -106,11 +159,30 @@ export const oddUnicodeText = fc
  */
 export const forgedCursor: fc.Arbitrary<string> = fc
   .oneof(
-    fc.tuple(fc.date({ min: new Date(-8.64e15), max: new Date(8.64e15), noInvalidDate: true }).map((date) => date.toISOString()), fc.uuid()),
-    fc.tuple(fc.constantFrom('-271821-04-20T00:00:00.000Z', '+275760-09-13T00:00:00.000Z', '0000-01-01T00:00:00.000Z', '1969-12-31T23:59:59.999Z', '9999-12-31T23:59:59.999Z'), fc.uuid()),
-    fc.tuple(fc.date({ noInvalidDate: true }).map((date) => date.toISOString()), fc.uuid(), junkValue),
+    fc.tuple(
+      fc.date({ min: new Date(-8.64e15), max: new Date(8.64e15), noInvalidDate: true }).map((date) => date.toISOString()),
+      fc.uuid(),
+    ),
+    fc.tuple(
+      fc.constantFrom(
+        '-271821-04-20T00:00:00.000Z',
+        '+275760-09-13T00:00:00.000Z',
+        '0000-01-01T00:00:00.000Z',
+        '1969-12-31T23:59:59.999Z',
+        '9999-12-31T23:59:59.999Z',
+      ),
+      fc.uuid(),
+    ),
+    fc.tuple(
+      fc.date({ noInvalidDate: true }).map((date) => date.toISOString()),
+      fc.uuid(),
+      junkValue,
+    ),
     fc.tuple(junkValue, fc.uuid()),
-    fc.tuple(fc.date({ noInvalidDate: true }).map((date) => date.toISOString()), junkValue),
+    fc.tuple(
+      fc.date({ noInvalidDate: true }).map((date) => date.toISOString()),
+      junkValue,
+    ),
     junkValue,
   )
   .map((position) => Buffer.from(JSON.stringify(position) ?? 'undefined').toString('base64url'));

@@ -37,10 +37,13 @@ const record = (fields: Record<string, fc.Arbitrary<unknown>>) =>
 
 /** Text the service stores: no NUL (PostgreSQL text cannot hold it) and no unpaired surrogate (not Unicode). */
 const storable = (value: string) => !value.includes('\u0000') && !/\p{Surrogate}/u.test(value);
-export const label = fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), unicodeString, oddUnicodeText).filter((text) => /\S/.test(text) && storable(text) && text.length <= 255);
+export const label = fc
+  .oneof(fc.string({ minLength: 1, maxLength: 40 }), unicodeString, oddUnicodeText)
+  .filter((text) => /\S/.test(text) && storable(text) && text.length <= 255);
 const text = (max: number) => fc.oneof(fc.string({ maxLength: 60 }), unicodeString, oddUnicodeText).filter((value) => storable(value) && value.length <= max);
 /** Now and then text near `max` characters: rows that make a page large (a list must still answer, in pages of bounded size). */
-const largeText = (max: number) => fc.oneof({ weight: 29, arbitrary: text(max) }, { weight: 1, arbitrary: fc.integer({ min: max / 4, max }).map((length) => 'x'.repeat(length)) });
+const largeText = (max: number) =>
+  fc.oneof({ weight: 29, arbitrary: text(max) }, { weight: 1, arbitrary: fc.integer({ min: max / 4, max }).map((length) => 'x'.repeat(length)) });
 const httpUrl = fc.oneof(
   fc.constantFrom('https://api.example.com/orders', 'http://localhost:8080/mcp', 'https://mcp.example.com/sse?x=1'),
   fc.tuple(fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/), fc.stringMatching(/^[a-z0-9/]{0,12}$/)).map(([host, path]) => `https://${host}.example.com/${path}`),
@@ -87,7 +90,9 @@ const createMcpServer = fc.oneof(
 
 const openapiSpec = fc
   .tuple(label, fc.constantFrom('3.0.3', '3.1.0'), fc.stringMatching(/^\/[a-z]{1,10}$/))
-  .map(([title, openapi, path]) => JSON.stringify({ openapi, info: { title, version: '1' }, paths: { [path]: { get: { responses: { '200': { description: 'ok' } } } } } }));
+  .map(([title, openapi, path]) =>
+    JSON.stringify({ openapi, info: { title, version: '1' }, paths: { [path]: { get: { responses: { '200': { description: 'ok' } } } } } }),
+  );
 const httpMethod = fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS');
 const jsonHeaders = headerMap.map((headers) => JSON.stringify(headers));
 const jsonBody = fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.stringify(value));
@@ -110,7 +115,11 @@ const updateFunction = record({
 
 const localDateTime = fc
   .record({
-    year: fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 2025, max: 2030 }) }, { weight: 1, arbitrary: fc.integer({ min: 1970, max: 9998 }) }, { weight: 1, arbitrary: fc.constantFrom(1970, 9998) }),
+    year: fc.oneof(
+      { weight: 6, arbitrary: fc.integer({ min: 2025, max: 2030 }) },
+      { weight: 1, arbitrary: fc.integer({ min: 1970, max: 9998 }) },
+      { weight: 1, arbitrary: fc.constantFrom(1970, 9998) },
+    ),
     month: fc.integer({ min: 1, max: 12 }),
     day: fc.integer({ min: 1, max: 28 }),
     hour: fc.integer({ min: 0, max: 23 }),
@@ -121,11 +130,27 @@ const localDateTime = fc
     const two = (n: number) => String(n).padStart(2, '0');
     return `${year}-${two(month)}-${two(day)}T${two(hour)}:${two(minute)}:${two(second)}`;
   });
-const zoneName = fc.constantFrom('UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Pacific/Chatham', 'Etc/GMT+12', 'Pacific/Kiritimati', 'America/Argentina/ComodRivadavia', 'US/Pacific');
+const zoneName = fc.constantFrom(
+  'UTC',
+  'Europe/Berlin',
+  'America/New_York',
+  'Asia/Kolkata',
+  'Australia/Lord_Howe',
+  'Pacific/Chatham',
+  'Etc/GMT+12',
+  'Pacific/Kiritimati',
+  'America/Argentina/ComodRivadavia',
+  'US/Pacific',
+);
 /** A zone name, now and then in a letter case of its own: Intl accepts about 2^30 spellings of a long one. */
 const timeZone = fc.oneof(
   { weight: 3, arbitrary: zoneName },
-  { weight: 1, arbitrary: fc.tuple(zoneName, fc.nat()).map(([name, bits]) => [...name].map((letter, i) => ((bits >> i % 30) & 1 ? letter.toUpperCase() : letter.toLowerCase())).join('')) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(zoneName, fc.nat())
+      .map(([name, bits]) => [...name].map((letter, i) => ((bits >> (i % 30)) & 1 ? letter.toUpperCase() : letter.toLowerCase())).join('')),
+  },
 );
 const recurrenceRules = fc.array(record({ frequency: fc.constantFrom('hourly', 'daily', 'weekly', 'monthly', 'yearly') }), { maxLength: 3 });
 const threadId = uuidOr(PLACEHOLDER.threadA, PLACEHOLDER.threadA, PLACEHOLDER.threadB);
@@ -160,16 +185,29 @@ const dateTimeFromNow = (days: { min: number; max: number }) =>
 const expiresAt = fc.oneof(
   { weight: 6, arbitrary: dateTimeFromNow({ min: 1, max: 3650 }) },
   { weight: 1, arbitrary: dateTimeFromNow({ min: -3650, max: -1 }) },
-  { weight: 1, arbitrary: fc.constantFrom('2030-01-31T12:00:00', '2030-01-31', '2030-02-30T12:00:00Z', '2030-01-31T24:00:00Z', '1970-01-01T00:00:00Z', 'tomorrow', '') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('2030-01-31T12:00:00', '2030-01-31', '2030-02-30T12:00:00Z', '2030-01-31T24:00:00Z', '1970-01-01T00:00:00Z', 'tomorrow', ''),
+  },
 );
 
 export const OPERATIONS: Operation[] = [
-  { group: 'api-keys', method: 'post', path: '/api/cloud/api-keys', keys: ['private', 'organization'],
+  {
+    group: 'api-keys',
+    method: 'post',
+    path: '/api/cloud/api-keys',
+    keys: ['private', 'organization'],
     body: fc.oneof(
       record({ name: label, expiresAt: optional(expiresAt) }),
-      record({ name: label, type: fc.constantFrom('PUBLIC', 'PRIVATE'), workspaceId: uuidOr(PLACEHOLDER.workspaceA, PLACEHOLDER.workspaceA, PLACEHOLDER.workspaceB), expiresAt: optional(expiresAt) }),
+      record({
+        name: label,
+        type: fc.constantFrom('PUBLIC', 'PRIVATE'),
+        workspaceId: uuidOr(PLACEHOLDER.workspaceA, PLACEHOLDER.workspaceA, PLACEHOLDER.workspaceB),
+        expiresAt: optional(expiresAt),
+      }),
       record({ name: label, type: fc.constant('ORGANIZATION'), expiresAt: optional(expiresAt) }),
-    ) },
+    ),
+  },
   { group: 'api-keys', method: 'get', path: '/api/cloud/api-keys', keys: ['private', 'organization'], query: pageQuery },
   { group: 'api-keys', method: 'patch', path: '/api/cloud/api-keys/{apiKeyId}', keys: ['private', 'organization'], body: record({ name: label }) },
   { group: 'api-keys', method: 'delete', path: '/api/cloud/api-keys/{apiKeyId}', keys: ['private', 'organization'] },
@@ -177,12 +215,32 @@ export const OPERATIONS: Operation[] = [
   { group: 'workspaces', method: 'post', path: '/api/cloud/workspaces', keys: ['organization'], body: record({ name: label }) },
   { group: 'workspaces', method: 'get', path: '/api/cloud/workspaces', keys: ['organization'], query: pageQuery },
 
-  { group: 'assistants', method: 'post', path: '/api/cloud/assistants', keys: ['private'],
-    body: record({ name: label, provider, model: optional(fc.oneof(fc.constant(null), label)), instructions: optional(fc.oneof(fc.constant(null), largeText(256_000))) }) },
+  {
+    group: 'assistants',
+    method: 'post',
+    path: '/api/cloud/assistants',
+    keys: ['private'],
+    body: record({
+      name: label,
+      provider,
+      model: optional(fc.oneof(fc.constant(null), label)),
+      instructions: optional(fc.oneof(fc.constant(null), largeText(256_000))),
+    }),
+  },
   { group: 'assistants', method: 'get', path: '/api/cloud/assistants', keys: ['private'], query: pageQuery },
   { group: 'assistants', method: 'get', path: ASSISTANT, keys: ['private'] },
-  { group: 'assistants', method: 'patch', path: ASSISTANT, keys: ['private'],
-    body: record({ name: optional(label), provider: optional(provider), model: optional(fc.oneof(fc.constant(null), label)), instructions: optional(fc.oneof(fc.constant(null), largeText(256_000))) }) },
+  {
+    group: 'assistants',
+    method: 'patch',
+    path: ASSISTANT,
+    keys: ['private'],
+    body: record({
+      name: optional(label),
+      provider: optional(provider),
+      model: optional(fc.oneof(fc.constant(null), label)),
+      instructions: optional(fc.oneof(fc.constant(null), largeText(256_000))),
+    }),
+  },
   { group: 'assistants', method: 'delete', path: ASSISTANT, keys: ['private'] },
 
   { group: 'tools', method: 'post', path: `${ASSISTANT}/tools`, keys: ['private'], body: createTool },
@@ -201,12 +259,24 @@ export const OPERATIONS: Operation[] = [
   { group: 'functions', method: 'delete', path: `${ASSISTANT}/functions/{functionId}`, keys: ['private'] },
 
   { group: 'initial-messages', method: 'get', path: `${ASSISTANT}/initial-messages`, keys: ['private'] },
-  { group: 'initial-messages', method: 'put', path: `${ASSISTANT}/initial-messages`, keys: ['private'],
-    body: record({ initialMessages: fc.array(record({ role: fc.constant('ASSISTANT'), content: text(32_000).filter((value) => value.length > 0) }), { maxLength: 5 }) }) },
+  {
+    group: 'initial-messages',
+    method: 'put',
+    path: `${ASSISTANT}/initial-messages`,
+    keys: ['private'],
+    body: record({
+      initialMessages: fc.array(record({ role: fc.constant('ASSISTANT'), content: text(32_000).filter((value) => value.length > 0) }), { maxLength: 5 }),
+    }),
+  },
 
   { group: 'tasks', method: 'post', path: '/api/cloud/tasks', keys: ['private'], body: createTask },
-  { group: 'tasks', method: 'get', path: '/api/cloud/tasks', keys: ['private'],
-    query: fc.tuple(pageQuery, optional(text(255))).map(([page, key]) => (key === undefined ? page : [...page, ['key', key] as [string, string]])) },
+  {
+    group: 'tasks',
+    method: 'get',
+    path: '/api/cloud/tasks',
+    keys: ['private'],
+    query: fc.tuple(pageQuery, optional(text(255))).map(([page, key]) => (key === undefined ? page : [...page, ['key', key] as [string, string]])),
+  },
   { group: 'tasks', method: 'get', path: '/api/cloud/tasks/{taskId}', keys: ['private'] },
   { group: 'tasks', method: 'patch', path: '/api/cloud/tasks/{taskId}', keys: ['private'], body: updateTask },
   { group: 'tasks', method: 'delete', path: '/api/cloud/tasks/{taskId}', keys: ['private'] },

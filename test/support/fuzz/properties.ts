@@ -87,7 +87,8 @@ function errorBodyProblem(response: Response, sent: SentRequest): string | undef
   const { error, message, ...rest } = body as Record<string, unknown>;
   if (Object.keys(rest).length > 0) return `an error body has other properties: ${Object.keys(rest).join(', ')}`;
   const refusal = response.status === 400 && sent.method === 'post' && CREATE_TOOL.test(sent.url.split('?')[0]) && message === undefined;
-  if (refusal) return typeof error === 'string' && PROVIDER_REFUSAL.test(error) ? undefined : 'a create-tool error without a message is not the provider refusal';
+  if (refusal)
+    return typeof error === 'string' && PROVIDER_REFUSAL.test(error) ? undefined : 'a create-tool error without a message is not the provider refusal';
   if (error !== STATUS_CODES[response.status]) return `error is ${JSON.stringify(error)}, not the reason phrase of ${response.status}`;
   if (typeof message !== 'string' || message === '') return 'an error has no message';
   return undefined;

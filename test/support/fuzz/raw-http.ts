@@ -16,7 +16,9 @@ export interface RawResponse {
 export async function sendRawRequest(server: Server, head: string, body = ''): Promise<RawResponse> {
   const { port } = server.address() as AddressInfo;
   const received = await new Promise<string>((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(`${head}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`, 'latin1'));
+    const socket = connect(port, '127.0.0.1', () =>
+      socket.write(`${head}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`, 'latin1'),
+    );
     const chunks: Buffer[] = [];
     socket.on('data', (chunk) => chunks.push(chunk));
     socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));

@@ -37,7 +37,10 @@ const idChoice: fc.Arbitrary<IdChoice> = fc.oneof(
   { weight: 3, arbitrary: fc.nat().map((index) => ({ kind: 'other-workspace', index }) as const) },
   { weight: 1, arbitrary: fc.uuid({ version: [1, 4, 7] }).map((id) => ({ kind: 'random', id }) as const) },
   { weight: 2, arbitrary: nonUuidId.map((text) => ({ kind: 'text', text }) as const) },
-  { weight: 1, arbitrary: fc.constantFrom('%', '%zz', '%ff%fe', '%2F', '%00', '%2e%2e', '%C0%AE', '%ED%A0%80').map((segment) => ({ kind: 'raw', segment }) as const) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('%', '%zz', '%ff%fe', '%2F', '%00', '%2e%2e', '%C0%AE', '%ED%A0%80').map((segment) => ({ kind: 'raw', segment }) as const),
+  },
 );
 
 const authChoice: fc.Arbitrary<AuthChoice> = fc.oneof(
@@ -45,12 +48,27 @@ const authChoice: fc.Arbitrary<AuthChoice> = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom('organization', 'public', 'revoked', 'unknown').map((key) => ({ kind: 'key', key }) as const) },
   {
     weight: 2,
-    arbitrary: fc.oneof(
-      fc.constantFrom('bearer {key}', 'BEARER {key}', 'Bearer  {key}', '{key}', 'Bearer {key} extra', 'Bearer', 'Bearer ', 'Basic {key}', 'Token {key}', 'Bearer {key}{key}', 'Bearer sk_', 'Bearer ok_'),
-      headerText,
-      headerText.map((text) => `Bearer ${text}`),
-      headerText.map((text) => `Bearer sk_${text}`),
-    ).map((value) => ({ kind: 'header', value }) as const),
+    arbitrary: fc
+      .oneof(
+        fc.constantFrom(
+          'bearer {key}',
+          'BEARER {key}',
+          'Bearer  {key}',
+          '{key}',
+          'Bearer {key} extra',
+          'Bearer',
+          'Bearer ',
+          'Basic {key}',
+          'Token {key}',
+          'Bearer {key}{key}',
+          'Bearer sk_',
+          'Bearer ok_',
+        ),
+        headerText,
+        headerText.map((text) => `Bearer ${text}`),
+        headerText.map((text) => `Bearer sk_${text}`),
+      )
+      .map((value) => ({ kind: 'header', value }) as const),
   },
   { weight: 1, arbitrary: fc.constant({ kind: 'none' } as const) },
 );
@@ -86,7 +104,10 @@ function bodyChoice(valid: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<
   const contentType = fc.oneof({ weight: 12, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: weirdContentType });
   const text = fc.oneof(
     { weight: 4, arbitrary: valid.map((body) => JSON.stringify(body)) },
-    { weight: 8, arbitrary: fc.tuple(valid, fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([body, mutations]) => JSON.stringify(mutate(body, mutations))) },
+    {
+      weight: 8,
+      arbitrary: fc.tuple(valid, fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([body, mutations]) => JSON.stringify(mutate(body, mutations))),
+    },
     { weight: 1, arbitrary: junkValue.map((value) => JSON.stringify(value)) },
     { weight: 1, arbitrary: fc.tuple(valid, junkKey(), junkValue, fc.boolean()).map(([body, key, value, last]) => withDuplicateKey(body, key, value, last)) },
     { weight: 1, arbitrary: fc.tuple(valid, fc.nat(), junkString).map(([body, cut, tail]) => malformed(JSON.stringify(body), cut, tail)) },
@@ -193,7 +214,10 @@ function queryChoice(valid: fc.Arbitrary<[string, string][]> | undefined): fc.Ar
     fc.tuple(junkKey(), junkString).map(([name, value]) => [name, value.slice(0, 2000)] as [string, string]),
     fc.constantFrom<[string, string]>(['limit[a]', '1'], ['limit[]', '2'], ['cursor', ''], ['limit', '1']),
   );
-  return fc.oneof({ weight: 4, arbitrary: base }, { weight: 1, arbitrary: fc.tuple(base, fc.array(junkPair, { minLength: 1, maxLength: 3 })).map(([pairs, junk]) => [...pairs, ...junk]) });
+  return fc.oneof(
+    { weight: 4, arbitrary: base },
+    { weight: 1, arbitrary: fc.tuple(base, fc.array(junkPair, { minLength: 1, maxLength: 3 })).map(([pairs, junk]) => [...pairs, ...junk]) },
+  );
 }
 
 /**
@@ -204,7 +228,17 @@ const REUSED_KEYS = ['retry-1', 'retry-2', 'order 7f3a-PAYMENT'];
 const printable = fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code));
 /** What a client can put in the header (Node refuses other control characters): tab, Latin-1, UTF-8 bytes read as Latin-1. */
 const malformedKey = fc.oneof(
-  fc.constantFrom('', '   ', 'a'.repeat(256), 'k'.repeat(300), 'tab\there', '\tleading-tab', 'clé', '\u00a0nbsp', Buffer.from('键-🔑', 'utf8').toString('latin1')),
+  fc.constantFrom(
+    '',
+    '   ',
+    'a'.repeat(256),
+    'k'.repeat(300),
+    'tab\there',
+    '\tleading-tab',
+    'clé',
+    '\u00a0nbsp',
+    Buffer.from('键-🔑', 'utf8').toString('latin1'),
+  ),
   headerText.filter((text) => /[^\x20-\x7e]/.test(text)),
   fc.string({ unit: printable, minLength: 256, maxLength: 1000 }),
 );
@@ -245,7 +279,10 @@ function brokenRequestFor(operation: Operation): fc.Arbitrary<FuzzRequest> {
   const ids = Object.fromEntries(parametersOf(operation.path).map((name) => [name, idChoice]));
   const body: fc.Arbitrary<BodyChoice> = operation.body
     ? fc.oneof({ weight: 12, arbitrary: bodyChoice(operation.body) }, { weight: 1, arbitrary: fc.constant({ kind: 'none' } as const) })
-    : fc.oneof({ weight: 6, arbitrary: fc.constant({ kind: 'none' } as const) }, { weight: 1, arbitrary: bodyChoice(fc.dictionary(junkKey(), junkValue, { maxKeys: 3 })) });
+    : fc.oneof(
+        { weight: 6, arbitrary: fc.constant({ kind: 'none' } as const) },
+        { weight: 1, arbitrary: bodyChoice(fc.dictionary(junkKey(), junkValue, { maxKeys: 3 })) },
+      );
   return fc.record({
     operation: fc.constant(operation),
     method: fc.oneof({ weight: 25, arbitrary: fc.constant(operation.method) }, { weight: 1, arbitrary: anyMethod }),
@@ -259,5 +296,7 @@ function brokenRequestFor(operation: Operation): fc.Arbitrary<FuzzRequest> {
 
 /** Percent-encodes the UTF-8 bytes of `text` (a lone surrogate goes as the replacement character, as Node writes it). */
 export function percentEncode(text: string): string {
-  return [...Buffer.from(text, 'utf8')].map((byte) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+  return [...Buffer.from(text, 'utf8')]
+    .map((byte) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`))
+    .join('');
 }

@@ -59,7 +59,10 @@ export class FuzzWorld {
     const b = await seedSecondWorkspace(organization);
     await seedEveryResource(t, b.privateKey);
     const publicKey = (await createPublicKey(t.api(), 'Widget')).value!;
-    const { apiKey: revoked } = bodyOf(await organization.POST('/api/cloud/api-keys', { body: { name: 'Revoked', type: 'PRIVATE', workspaceId: workspaceA } }), 201);
+    const { apiKey: revoked } = bodyOf(
+      await organization.POST('/api/cloud/api-keys', { body: { name: 'Revoked', type: 'PRIVATE', workspaceId: workspaceA } }),
+      201,
+    );
     bodyOf(await t.api().DELETE('/api/cloud/api-keys/{apiKeyId}', { params: { path: { apiKeyId: revoked.id } } }), 200);
     const snapshots = await DatabaseSnapshots.of(dataSource);
     const secretsOfB = [b.privateKey, ...(await idsAndValuesOf(dataSource, b.workspaceId))].map((secret) => secret.toLowerCase());
@@ -78,7 +81,8 @@ export class FuzzWorld {
     if (servers === 0) await this.post(`${ASSISTANTS}/${assistantId}/mcp-servers`, SSE_SERVER);
     if (tools === 0) await this.post(`${ASSISTANTS}/${assistantId}/tools`, { type: 'WEB_SEARCH' });
     if (functions === 0) await this.post(`${ASSISTANTS}/${assistantId}/functions`, FUNCTION);
-    if (messages === 0) await this.call('put', `${ASSISTANTS}/${assistantId}/initial-messages`, { initialMessages: [{ role: 'ASSISTANT', content: 'Hi' }] }, 200);
+    if (messages === 0)
+      await this.call('put', `${ASSISTANTS}/${assistantId}/initial-messages`, { initialMessages: [{ role: 'ASSISTANT', content: 'Hi' }] }, 200);
     if (tasks === 0) await this.post('/api/cloud/tasks', TASK);
   }
 
@@ -113,7 +117,12 @@ export class FuzzWorld {
    */
   async readRoutes(everyRow: boolean, touched = ''): Promise<{ url: string; key: string }[]> {
     const routes: { url: string; key: string }[] = [];
-    const workspaces = everyRow ? [{ id: this.workspaceA, key: PRIVATE_KEY }, { id: this.workspaceB, key: this.privateKeyB }] : [{ id: this.workspaceA, key: PRIVATE_KEY }];
+    const workspaces = everyRow
+      ? [
+          { id: this.workspaceA, key: PRIVATE_KEY },
+          { id: this.workspaceB, key: this.privateKeyB },
+        ]
+      : [{ id: this.workspaceA, key: PRIVATE_KEY }];
     for (const { method, path, keys } of OPERATIONS) {
       if (method !== 'get') continue;
       if (keys.every((key) => key === 'organization')) {
@@ -171,7 +180,10 @@ export class FuzzWorld {
   }
 
   private async rowsOf(table: string, workspaceId: string): Promise<{ id: string; assistant_id?: string }[]> {
-    const rows: { id: string; assistant_id?: string }[] = await this.dataSource.query(`SELECT * FROM ${table} WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId]);
+    const rows: { id: string; assistant_id?: string }[] = await this.dataSource.query(
+      `SELECT * FROM ${table} WHERE workspace_id = $1 ORDER BY created_at, id`,
+      [workspaceId],
+    );
     return rows.filter(({ id }) => id !== this.ownKeyId);
   }
 
@@ -195,15 +207,18 @@ export class FuzzWorld {
   private async fillPlaceholders(text: string, assistantInPath: string | undefined): Promise<string> {
     if (!text.includes('$')) return text;
     const first = async (table: string, workspaceId: string, where = '', parameters: unknown[] = []) =>
-      ((await this.dataSource.query(`SELECT id FROM ${table} WHERE workspace_id = $1 ${where} ORDER BY created_at, id LIMIT 1`, [workspaceId, ...parameters]))[0]
-        ?.id as string | undefined) ?? UNKNOWN_ID;
+      ((
+        await this.dataSource.query(`SELECT id FROM ${table} WHERE workspace_id = $1 ${where} ORDER BY created_at, id LIMIT 1`, [workspaceId, ...parameters])
+      )[0]?.id as string | undefined) ?? UNKNOWN_ID;
     const values: Record<string, () => Promise<string>> = {
       [PLACEHOLDER.workspaceA]: async () => this.workspaceA,
       [PLACEHOLDER.workspaceB]: async () => this.workspaceB,
       [PLACEHOLDER.threadA]: () => first('threads', this.workspaceA),
       [PLACEHOLDER.threadB]: () => first('threads', this.workspaceB),
       [PLACEHOLDER.mcpServerA]: () =>
-        assistantInPath === undefined ? first('mcp_servers', this.workspaceA) : first('mcp_servers', this.workspaceA, 'AND assistant_id::text = $2', [assistantInPath]),
+        assistantInPath === undefined
+          ? first('mcp_servers', this.workspaceA)
+          : first('mcp_servers', this.workspaceA, 'AND assistant_id::text = $2', [assistantInPath]),
       [PLACEHOLDER.mcpServerB]: () => first('mcp_servers', this.workspaceB),
     };
     for (const [placeholder, value] of Object.entries(values)) {
@@ -230,7 +245,11 @@ async function seedEveryResource(t: TestApp, key: string): Promise<void> {
   await post(`${of}/tools`, { type: 'COMPUTER_USE', computerUseTool: { displayWidth: 1280, displayHeight: 800, mcpServerId: mcpServer.id } });
   await post(`${of}/tools`, { type: 'FILE_SEARCH', fileSearchTool: { vectorStoreIds: ['vs_b'] } });
   await post(`${of}/functions`, FUNCTION);
-  await t.as(key).put(`${of}/initial-messages`).send({ initialMessages: [{ role: 'ASSISTANT', content: 'B says hi' }] }).expect(200);
+  await t
+    .as(key)
+    .put(`${of}/initial-messages`)
+    .send({ initialMessages: [{ role: 'ASSISTANT', content: 'B says hi' }] })
+    .expect(200);
   await post('/api/cloud/tasks', { ...TASK, key: 'b-key' });
   await post('/api/cloud/api-keys', { name: 'B widget' });
 }
@@ -240,7 +259,9 @@ async function idsAndValuesOf(dataSource: DataSource, workspaceId: string): Prom
     `SELECT table_name AS table FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'workspace_id'`,
   );
   const ids = await Promise.all(
-    tables.map(async ({ table }) => (await dataSource.query(`SELECT id::text FROM "${table}" WHERE workspace_id = $1`, [workspaceId])).map(({ id }: { id: string }) => id)),
+    tables.map(async ({ table }) =>
+      (await dataSource.query(`SELECT id::text FROM "${table}" WHERE workspace_id = $1`, [workspaceId])).map(({ id }: { id: string }) => id),
+    ),
   );
   const values = await dataSource.query(`SELECT value FROM api_keys WHERE workspace_id = $1 AND value IS NOT NULL`, [workspaceId]);
   return [workspaceId, ...ids.flat(), ...values.map(({ value }: { value: string }) => value)];
