@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { DataSource } from 'typeorm';
 import { sendRawRequest } from '../support/fuzz/raw-http.js';
 import { DatabaseSnapshots } from '../support/fuzz/snapshot.js';
-import { GROUPS, OPERATIONS } from '../support/fuzz/operations.js';
+import { BODIES, GROUPS, OPERATIONS } from '../support/fuzz/operations.js';
 import { checkEveryReadAnswers, checkOneRequest, FUZZ_TALLY } from '../support/fuzz/properties.js';
 import { requestFor } from '../support/fuzz/requests.js';
 import { documentedFields, fieldsOf, type Schema } from '../support/fuzz/schema-fields.js';
@@ -66,6 +66,11 @@ describe('Fuzzing every route under /api/cloud', () => {
         .filter(([path]) => path.startsWith('/api/cloud/'))
         .flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method} ${path}`));
       expect(OPERATIONS.map(({ method, path }) => `${method} ${path}`).sort()).toEqual(documented.sort());
+    });
+
+    it('keeps a body generator of its own only for a documented operation with a body', () => {
+      const withBody = OPERATIONS.filter(({ body }) => body !== undefined).map(({ method, path }) => `${method} ${path}`);
+      expect(Object.keys(BODIES).filter((name) => !withBody.includes(name))).toEqual([]);
     });
 
     it.each(OPERATIONS.filter(({ body }) => body !== undefined).map((operation) => [`${operation.method} ${operation.path}`, operation] as const))(

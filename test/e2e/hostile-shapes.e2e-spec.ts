@@ -7,6 +7,7 @@ import { createAssistant, createTask } from '../support/resources.js';
 import { functionBody } from '../support/function-bodies.js';
 import { PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { ASSISTANTS, TASKS } from '../support/paths.js';
+import { keysOf, LIST_ROUTES } from '../support/openapi-routes.js';
 
 const TASK = '/api/cloud/tasks/{taskId}';
 const badRequest = (message: string) => ({ error: 'Bad Request', message });
@@ -171,7 +172,7 @@ describe('Hostile shapes', () => {
       ['nested arrays', [['2026-01-01T00:00:00.000Z'], ['00000000-0000-4000-8000-000000000000']]],
     ])('a forged cursor naming %s: 400 on every list', async (_case, position) => {
       const assistantId = (await createAssistant(api)).id;
-      const lists = ['/api/cloud/api-keys', ASSISTANTS, TASKS, ...['tools', 'mcp-servers', 'functions'].map((list) => `${ASSISTANTS}/${assistantId}/${list}`)];
+      const lists = LIST_ROUTES.filter(({ tag }) => keysOf(tag).includes('private')).map(({ path }) => path.replace('{assistantId}', assistantId));
       for (const list of lists) {
         const response = await t.as(PRIVATE_KEY).get(`${list}?cursor=${cursorOf(position)}`);
         expect({ list, status: response.status, body: response.body }).toEqual({ list, status: 400, body: NOT_A_CURSOR });

@@ -12,6 +12,7 @@ import { countRows } from '../support/database-rows.js';
 import { freshDatabase, type FreshDatabase } from '../support/fresh-database.js';
 import { checkedFetch } from '../support/openapi-check.js';
 import { OPENAPI_SPEC } from '../support/openapi-documents.js';
+import { CREATE_ROUTES, type DocumentedRoute, keysOf, parametersOf, resolveSchema, tableOfCollection } from '../support/openapi-routes.js';
 import { createAssistant, seedSecondWorkspace } from '../support/resources.js';
 import { OTHER_ORGANIZATION_KEY, seedSecondOrganization } from '../support/second-organization.js';
 import { ServiceProcess } from '../support/service-process.js';
@@ -26,6 +27,8 @@ const schedule = { start: '2099-01-01T09:00:00', timeZone: 'UTC' };
 
 interface CreateRoute {
   name: string;
+  /** As in the document. */
+  path: string;
   table: string;
   /** The key that creates, and the key of another workspace (or organization) for the isolation test. */
   key: string;
@@ -37,86 +40,67 @@ interface CreateRoute {
   invalidBody: Body;
 }
 
-const fixedPath = (path: string) => async () => `/api/cloud/${path}`;
-const underAssistant = (child: string) => async (t: TestApp, key: string) => `${ASSISTANTS}/${(await createAssistant(t.api(key))).id}/${child}`;
+const underAssistant = (path: string) => async (t: TestApp, key: string) => {
+  const [parameter, ...others] = parametersOf(path);
+  if (parameter === undefined) return path;
+  if (parameter !== 'assistantId' || others.length > 0) throw new Error(`No parent is made for ${path}: give it a prepare of its own`);
+  return path.replace('{assistantId}', (await createAssistant(t.api(key))).id);
+};
 const secondWorkspaceKey = async (t: TestApp) => (await seedSecondWorkspace(t.api(ORGANIZATION_KEY))).privateKey;
 const secondOrganizationKey = async (t: TestApp) => {
   await seedSecondOrganization(t);
   return OTHER_ORGANIZATION_KEY;
 };
 
-const ROUTES: CreateRoute[] = [
-  {
-    name: 'POST /api-keys',
-    table: 'api_keys',
-    key: PRIVATE_KEY,
-    otherCaller: secondWorkspaceKey,
-    prepare: fixedPath('api-keys'),
-    body: { name: 'Widget' },
-    otherBody: { name: 'Other widget' },
-    invalidBody: { name: '' },
-  },
-  {
-    name: 'POST /workspaces',
-    table: 'workspaces',
-    key: ORGANIZATION_KEY,
-    otherCaller: secondOrganizationKey,
-    prepare: fixedPath('workspaces'),
-    body: { name: 'Team' },
-    otherBody: { name: 'Other team' },
-    invalidBody: { name: 42 },
-  },
-  {
-    name: 'POST /assistants',
-    table: 'assistants',
-    key: PRIVATE_KEY,
-    otherCaller: secondWorkspaceKey,
-    prepare: fixedPath('assistants'),
-    body: { name: 'Helper', provider: 'OPENAI' },
-    otherBody: { provider: 'OPENAI', name: 'Other helper' },
-    invalidBody: { name: 'Helper', provider: 'NOPE' },
-  },
-  {
-    name: 'POST /assistants/{id}/tools',
-    table: 'tools',
-    key: PRIVATE_KEY,
-    otherCaller: secondWorkspaceKey,
-    prepare: underAssistant('tools'),
+/** The bodies written for a route; any other create route sends the document's first examples, and a number for its first required field. */
+const BODIES: Record<string, Pick<CreateRoute, 'body' | 'otherBody' | 'invalidBody'>> = {
+  '/api/cloud/api-keys': { body: { name: 'Widget' }, otherBody: { name: 'Other widget' }, invalidBody: { name: '' } },
+  '/api/cloud/workspaces': { body: { name: 'Team' }, otherBody: { name: 'Other team' }, invalidBody: { name: 42 } },
+  [ASSISTANTS]: { body: { name: 'Helper', provider: 'OPENAI' }, otherBody: { provider: 'OPENAI', name: 'Other helper' }, invalidBody: { name: 'Helper', provider: 'NOPE' } },
+  [`${ASSISTANTS}/{assistantId}/tools`]: {
     body: { type: 'FILE_SEARCH', fileSearchTool: { vectorStoreIds: ['vs_1', 'vs_2'], maxNumResults: 5 } },
     otherBody: { type: 'FILE_SEARCH', fileSearchTool: { vectorStoreIds: ['vs_2', 'vs_1'], maxNumResults: 5 } },
     invalidBody: { type: 'FILE_SEARCH', fileSearchTool: { maxNumResults: -1 } },
   },
-  {
-    name: 'POST /assistants/{id}/mcp-servers',
-    table: 'mcp_servers',
-    key: PRIVATE_KEY,
-    otherCaller: secondWorkspaceKey,
-    prepare: underAssistant('mcp-servers'),
+  [`${ASSISTANTS}/{assistantId}/mcp-servers`]: {
     body: { transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse', headers: { 'X-Team': 'a' } } },
     otherBody: { transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse', headers: { 'X-Team': 'b' } } },
     invalidBody: { transportType: 'SSE', sseTransport: { url: 'ftp://mcp.example.com' } },
   },
-  {
-    name: 'POST /assistants/{id}/functions',
-    table: 'functions',
-    key: PRIVATE_KEY,
-    otherCaller: secondWorkspaceKey,
-    prepare: underAssistant('functions'),
+  [`${ASSISTANTS}/{assistantId}/functions`]: {
     body: { openapiSpec: OPENAPI_SPEC, handler: handler('https://hooks.example.com/a') },
     otherBody: { openapiSpec: OPENAPI_SPEC, handler: handler('https://hooks.example.com/b') },
     invalidBody: { openapiSpec: '{', handler: handler('https://hooks.example.com/a') },
   },
-  {
-    name: 'POST /tasks',
-    table: 'tasks',
-    key: PRIVATE_KEY,
-    otherCaller: secondWorkspaceKey,
-    prepare: fixedPath('tasks'),
+  '/api/cloud/tasks': {
     body: { title: 'Digest', message: 'Summarise', schedule },
     otherBody: { title: 'Digest', message: 'Summarise again', schedule },
     invalidBody: { title: 'Digest', message: 'Summarise', schedule: { ...schedule, timeZone: 'Mars/Olympus' } },
   },
-];
+};
+
+function documentedBodies(route: DocumentedRoute): Pick<CreateRoute, 'body' | 'otherBody' | 'invalidBody'> {
+  const [body, second] = route.body!.examples as Body[];
+  const required: string[] = resolveSchema(route.body!.schema).required ?? [];
+  const text = Object.keys(body).find((name) => typeof body[name] === 'string');
+  const otherBody = second ?? (text === undefined ? undefined : { ...body, [text]: `${body[text] as string} (other)` });
+  if (otherBody === undefined || required.length === 0) throw new Error(`POST ${route.path}: give it bodies of its own in BODIES`);
+  return { body, otherBody, invalidBody: { ...body, [required[0]]: 42 } };
+}
+
+/** Every create route of openapi.json. */
+const ROUTES: CreateRoute[] = CREATE_ROUTES.map((route) => {
+  const byOrganization = keysOf(route.tag)[0] === 'organization';
+  return {
+    name: `POST ${route.path.replace('/api/cloud', '')}`,
+    path: route.path,
+    table: tableOfCollection(route.path),
+    key: byOrganization ? ORGANIZATION_KEY : PRIVATE_KEY,
+    otherCaller: byOrganization ? secondOrganizationKey : secondWorkspaceKey,
+    prepare: underAssistant(route.path),
+    ...(BODIES[route.path] ?? documentedBodies(route)),
+  };
+});
 
 const KEY_HEADER = 'Idempotency-Key';
 const UNAVAILABLE = { error: 'Service Unavailable', message: 'The database cannot be reached; try again shortly' };
@@ -366,18 +350,10 @@ describe('Idempotency-Key', () => {
       const document = (await t.http.get('/docs-json').expect(200)).body as {
         paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; responses: Record<string, unknown> }>>;
       };
-      const creates = Object.entries(document.paths).flatMap(([path, operations]) => (operations.post === undefined ? [] : [[path, operations.post] as const]));
-      expect(creates.map(([path]) => path).sort()).toEqual(
-        [
-          'api-keys',
-          'assistants',
-          'assistants/{assistantId}/functions',
-          'assistants/{assistantId}/mcp-servers',
-          'assistants/{assistantId}/tools',
-          'tasks',
-          'workspaces',
-        ].map((path) => `/api/cloud/${path}`),
+      const creates = Object.entries(document.paths).flatMap(([path, operations]) =>
+        operations.post === undefined ? [] : [[path, operations.post] as const],
       );
+      expect(creates.map(([path]) => path).sort()).toEqual(ROUTES.map(({ path }) => path).sort());
       for (const [, operation] of creates) {
         expect(operation.parameters).toContainEqual(expect.objectContaining({ name: KEY_HEADER, in: 'header', required: false }));
         expect(operation.responses['409']).toBeDefined();

@@ -1,7 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { API_ROUTES } from '../support/openapi-routes.js';
 
 type Schema = Record<string, any>;
+
+const pascalCase = (kebab: string) => kebab.replace(/(?:^|-)(\w)/g, (_, letter: string) => letter.toUpperCase());
+const camelCase = (kebab: string) => kebab.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase());
+
+/**
+ * What the naming rules of docs/adding-a-resource.md make of each route of the resources (all but
+ * the keys and workspaces, which name theirs as DESIGN says): a POST creates (201, `Create<R>Request`,
+ * `<R>Envelope`), a PATCH updates, a PUT replaces the collection; a path ending in an id answers
+ * `<R>Envelope` with `{<r>}`, a collection `<R>List` with `{<rs>}`. `R` is the tag, singular.
+ */
+const EXPECTED_OPERATIONS = API_ROUTES.filter(({ tag }) => !['api-keys', 'workspaces'].includes(tag)).map(({ method, path, tag }) => {
+  const resource = pascalCase(tag.replace(/s$/, ''));
+  const single = method === 'post' || path.endsWith('}');
+  const body = { post: `Create${resource}Request`, patch: `Update${resource}Request`, put: `Replace${pascalCase(tag)}Request` }[method as string] ?? null;
+  const property = single ? camelCase(tag.replace(/s$/, '')) : camelCase(tag);
+  return [method, path.replace('/api/cloud', ''), method === 'post' ? '201' : '200', `${resource}${single ? 'Envelope' : 'List'}`, body, property] as const;
+});
 
 /** The OpenAPI document at /docs-json, as a client generator would read it: assistants, what they own, and tasks. */
 describe('OpenAPI document: assistants, what they own, and tasks', () => {
@@ -23,32 +41,7 @@ describe('OpenAPI document: assistants, what they own, and tasks', () => {
   };
   const jsonSchemaRef = (content: Schema | undefined) => content?.['application/json']?.schema?.$ref;
 
-  const operations: [method: string, path: string, success: string, envelope: string, body: string | null][] = [
-    ['post', '/assistants', '201', 'AssistantEnvelope', 'CreateAssistantRequest'],
-    ['get', '/assistants', '200', 'AssistantList', null],
-    ['get', '/assistants/{assistantId}', '200', 'AssistantEnvelope', null],
-    ['patch', '/assistants/{assistantId}', '200', 'AssistantEnvelope', 'UpdateAssistantRequest'],
-    ['delete', '/assistants/{assistantId}', '200', 'AssistantEnvelope', null],
-    ['post', '/assistants/{assistantId}/tools', '201', 'ToolEnvelope', 'CreateToolRequest'],
-    ['get', '/assistants/{assistantId}/tools', '200', 'ToolList', null],
-    ['delete', '/assistants/{assistantId}/tools/{toolId}', '200', 'ToolEnvelope', null],
-    ['post', '/assistants/{assistantId}/mcp-servers', '201', 'McpServerEnvelope', 'CreateMcpServerRequest'],
-    ['get', '/assistants/{assistantId}/mcp-servers', '200', 'McpServerList', null],
-    ['get', '/assistants/{assistantId}/mcp-servers/{mcpServerId}', '200', 'McpServerEnvelope', null],
-    ['delete', '/assistants/{assistantId}/mcp-servers/{mcpServerId}', '200', 'McpServerEnvelope', null],
-    ['post', '/assistants/{assistantId}/functions', '201', 'FunctionEnvelope', 'CreateFunctionRequest'],
-    ['get', '/assistants/{assistantId}/functions', '200', 'FunctionList', null],
-    ['get', '/assistants/{assistantId}/functions/{functionId}', '200', 'FunctionEnvelope', null],
-    ['patch', '/assistants/{assistantId}/functions/{functionId}', '200', 'FunctionEnvelope', 'UpdateFunctionRequest'],
-    ['delete', '/assistants/{assistantId}/functions/{functionId}', '200', 'FunctionEnvelope', null],
-    ['get', '/assistants/{assistantId}/initial-messages', '200', 'InitialMessageList', null],
-    ['put', '/assistants/{assistantId}/initial-messages', '200', 'InitialMessageList', 'ReplaceInitialMessagesRequest'],
-    ['post', '/tasks', '201', 'TaskEnvelope', 'CreateTaskRequest'],
-    ['get', '/tasks', '200', 'TaskList', null],
-    ['get', '/tasks/{taskId}', '200', 'TaskEnvelope', null],
-    ['patch', '/tasks/{taskId}', '200', 'TaskEnvelope', 'UpdateTaskRequest'],
-    ['delete', '/tasks/{taskId}', '200', 'TaskEnvelope', null],
-  ];
+  const operations = EXPECTED_OPERATIONS;
 
   it.each(operations)('%s %s: summary, bearer auth, uuid path ids, body, envelope and error bodies', (method, path, success, envelope, body) => {
     const operation = document.paths[`/api/cloud${path}`][method];
@@ -63,7 +56,7 @@ describe('OpenAPI document: assistants, what they own, and tasks', () => {
     expect(jsonSchemaRef(operation.requestBody?.content)).toBe(body === null ? undefined : `#/components/schemas/${body}`);
     expect(Object.keys(operation.responses).filter((status) => status.startsWith('2'))).toEqual([success]);
     expect(jsonSchemaRef(operation.responses[success].content)).toBe(`#/components/schemas/${envelope}`);
-    const errorStatuses = ['401', '403', '500', '503', ...(['/assistants', '/tasks'].includes(path) ? [] : ['404']), ...(body === null ? [] : ['413', '415'])];
+    const errorStatuses = ['401', '403', '500', '503', ...(path.includes('{') ? ['404'] : []), ...(body === null ? [] : ['413', '415'])];
     for (const status of errorStatuses) {
       expect(jsonSchemaRef(operation.responses[status].content)).toBe('#/components/schemas/Error');
     }
@@ -84,19 +77,7 @@ describe('OpenAPI document: assistants, what they own, and tasks', () => {
   });
 
   it('each envelope has the one top-level property named after the resource', () => {
-    const envelopes = {
-      AssistantEnvelope: 'assistant',
-      AssistantList: 'assistants',
-      ToolEnvelope: 'tool',
-      ToolList: 'tools',
-      McpServerEnvelope: 'mcpServer',
-      McpServerList: 'mcpServers',
-      FunctionEnvelope: 'function',
-      FunctionList: 'functions',
-      InitialMessageList: 'initialMessages',
-      TaskEnvelope: 'task',
-      TaskList: 'tasks',
-    };
+    const envelopes = Object.fromEntries(operations.map(([, , , envelope, , property]) => [envelope, property]));
     for (const [name, key] of Object.entries(envelopes)) {
       expect(Object.keys(schema(name).properties)).toEqual([key]);
       expect(schema(name).required).toEqual([key]);

@@ -14,6 +14,7 @@ import {
 } from '../support/resources.js';
 import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { ASSISTANTS, TASKS } from '../support/paths.js';
+import { CREATE_ROUTES, type DocumentedRoute, envelopePropertyOf, keysOf, LIST_ROUTES, parametersOf } from '../support/openapi-routes.js';
 
 const NEXT_LINK = /^<(\/api\/cloud\/[^>]+)>; rel="next"$/;
 const CURSOR = '[A-Za-z0-9_-]+';
@@ -227,49 +228,44 @@ describe('Pagination of every list', () => {
       return `${ASSISTANTS}/${assistant.id}/${kind}`;
     };
 
-    const cases: ListCase[] = [
-      {
-        name: 'tasks',
-        property: 'tasks',
-        key: PRIVATE_KEY,
-        seed: async () => {
-          await createTasks(titles('Listed', 3));
-          return TASKS;
-        },
+    /** The seeds written for a list; any other list is seeded with its create route's first documented example. */
+    const SEEDS: Record<string, () => Promise<string>> = {
+      [TASKS]: async () => {
+        await createTasks(titles('Listed', 3));
+        return TASKS;
       },
-      { name: 'tools', property: 'tools', key: PRIVATE_KEY, seed: () => seedChildren('tools', (id) => createTool(api, id, { type: 'WEB_SEARCH' })) },
-      { name: 'mcp-servers', property: 'mcpServers', key: PRIVATE_KEY, seed: () => seedChildren('mcp-servers', (id) => createMcpServer(api, id)) },
-      { name: 'functions', property: 'functions', key: PRIVATE_KEY, seed: () => seedChildren('functions', (id) => createFunction(api, id)) },
-      {
-        name: 'assistants',
-        property: 'assistants',
-        key: PRIVATE_KEY,
-        seed: async () => {
-          for (const name of ['One', 'Two', 'Three']) await createAssistant(api, { name });
-          return ASSISTANTS;
-        },
+      [`${ASSISTANTS}/{assistantId}/tools`]: () => seedChildren('tools', (id) => createTool(api, id, { type: 'WEB_SEARCH' })),
+      [`${ASSISTANTS}/{assistantId}/mcp-servers`]: () => seedChildren('mcp-servers', (id) => createMcpServer(api, id)),
+      [`${ASSISTANTS}/{assistantId}/functions`]: () => seedChildren('functions', (id) => createFunction(api, id)),
+      [ASSISTANTS]: async () => {
+        for (const name of ['One', 'Two', 'Three']) await createAssistant(api, { name });
+        return ASSISTANTS;
       },
-      {
-        name: 'api-keys',
-        property: 'apiKeys',
-        key: PRIVATE_KEY,
-        seed: async () => {
-          // The bootstrap private key plus two public keys.
-          for (const name of ['Widget', 'Mobile']) await createPublicKey(api, name);
-          return '/api/cloud/api-keys';
-        },
+      '/api/cloud/api-keys': async () => {
+        // The bootstrap private key plus two public keys.
+        for (const name of ['Widget', 'Mobile']) await createPublicKey(api, name);
+        return '/api/cloud/api-keys';
       },
-      {
-        name: 'workspaces',
-        property: 'workspaces',
-        key: ORGANIZATION_KEY,
-        seed: async () => {
-          // The bootstrap workspace plus two.
-          for (const name of ['Staging', 'Production']) bodyOf(await organization.POST('/api/cloud/workspaces', { body: { name } }), 201);
-          return '/api/cloud/workspaces';
-        },
+      '/api/cloud/workspaces': async () => {
+        // The bootstrap workspace plus two.
+        for (const name of ['Staging', 'Production']) bodyOf(await organization.POST('/api/cloud/workspaces', { body: { name } }), 201);
+        return '/api/cloud/workspaces';
       },
-    ];
+    };
+
+    const seedFromExample = (list: DocumentedRoute, key: string) => async () => {
+      const create = CREATE_ROUTES.find(({ path }) => path === list.path);
+      if (create === undefined || parametersOf(list.path).some((name) => name !== 'assistantId')) throw new Error(`${list.path}: give it a seed of its own in SEEDS`);
+      const url = list.path.includes('{assistantId}') ? list.path.replace('{assistantId}', (await createAssistant(api)).id) : list.path;
+      for (let i = 0; i < 3; i++) await t.as(key).post(url).send(create.body!.examples[0] as object).expect(201);
+      return url;
+    };
+
+    /** Every list of openapi.json. */
+    const cases: ListCase[] = LIST_ROUTES.map((list) => {
+      const key = keysOf(list.tag).includes('private') ? PRIVATE_KEY : ORGANIZATION_KEY;
+      return { name: list.tag, property: envelopePropertyOf(list.success.schema), key, seed: SEEDS[list.path] ?? seedFromExample(list, key) };
+    });
 
     it.each(cases)('$name: limit=2 gives 2 items and a Link to the last one; bad limit and foreign cursor are 400', async ({ property, key, seed }) => {
       const path = await seed();

@@ -1,9 +1,11 @@
 import fc from 'fast-check';
+import { API_ROUTES, type DocumentedRoute, type KeyRole, keysOf, type Method, parametersOf, tableOfParameter } from '../openapi-routes.js';
+import { generatedBody } from './generated-bodies.js';
 import { envelopeLookAlike, oddUnicodeText, unicodeString } from './junk.js';
 
 /**
- * Every operation under /api/cloud, with a generator of valid bodies (and queries) mirroring the
- * DTOs in src/<resource>/dto. Ids that only exist at run time are placeholders, filled in when sent.
+ * Every operation under /api/cloud, with a generator of valid bodies (and queries). Ids that only
+ * exist at run time are placeholders, filled in when sent.
  */
 export const PLACEHOLDER = {
   workspaceA: '$A_WORKSPACE',
@@ -15,8 +17,7 @@ export const PLACEHOLDER = {
   mcpServerB: '$B_MCP_SERVER',
 } as const;
 
-export type KeyRole = 'private' | 'organization';
-export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+export type { KeyRole, Method };
 type Body = Record<string, unknown>;
 
 export interface Operation {
@@ -191,107 +192,57 @@ const expiresAt = fc.oneof(
   },
 );
 
-export const OPERATIONS: Operation[] = [
-  {
-    group: 'api-keys',
-    method: 'post',
-    path: '/api/cloud/api-keys',
-    keys: ['private', 'organization'],
-    body: fc.oneof(
-      record({ name: label, expiresAt: optional(expiresAt) }),
-      record({
-        name: label,
-        type: fc.constantFrom('PUBLIC', 'PRIVATE'),
-        workspaceId: uuidOr(PLACEHOLDER.workspaceA, PLACEHOLDER.workspaceA, PLACEHOLDER.workspaceB),
-        expiresAt: optional(expiresAt),
-      }),
-      record({ name: label, type: fc.constant('ORGANIZATION'), expiresAt: optional(expiresAt) }),
-    ),
-  },
-  { group: 'api-keys', method: 'get', path: '/api/cloud/api-keys', keys: ['private', 'organization'], query: pageQuery },
-  { group: 'api-keys', method: 'patch', path: '/api/cloud/api-keys/{apiKeyId}', keys: ['private', 'organization'], body: record({ name: label }) },
-  { group: 'api-keys', method: 'delete', path: '/api/cloud/api-keys/{apiKeyId}', keys: ['private', 'organization'] },
+/**
+ * The body generators written for a route, where the document's schema says too little (placeholders
+ * for ids of the world, values a schema cannot describe): every other body is generated from its schema.
+ */
+export const BODIES: Record<string, fc.Arbitrary<Body>> = {
+  'post /api/cloud/api-keys': fc.oneof(
+    record({ name: label, expiresAt: optional(expiresAt) }),
+    record({ name: label, type: fc.constantFrom('PUBLIC', 'PRIVATE'), workspaceId: uuidOr(PLACEHOLDER.workspaceA, PLACEHOLDER.workspaceA, PLACEHOLDER.workspaceB), expiresAt: optional(expiresAt) }),
+    record({ name: label, type: fc.constant('ORGANIZATION'), expiresAt: optional(expiresAt) }),
+  ),
+  'patch /api/cloud/api-keys/{apiKeyId}': record({ name: label }),
+  'post /api/cloud/workspaces': record({ name: label }),
+  [`post ${ASSISTANT.replace('/{assistantId}', '')}`]: record({ name: label, provider, model: optional(fc.oneof(fc.constant(null), label)), instructions: optional(fc.oneof(fc.constant(null), largeText(256_000))) }),
+  [`patch ${ASSISTANT}`]: record({ name: optional(label), provider: optional(provider), model: optional(fc.oneof(fc.constant(null), label)), instructions: optional(fc.oneof(fc.constant(null), largeText(256_000))) }),
+  [`post ${ASSISTANT}/tools`]: createTool,
+  [`post ${ASSISTANT}/mcp-servers`]: createMcpServer,
+  [`post ${ASSISTANT}/functions`]: createFunction,
+  [`patch ${ASSISTANT}/functions/{functionId}`]: updateFunction,
+  [`put ${ASSISTANT}/initial-messages`]: record({ initialMessages: fc.array(record({ role: fc.constant('ASSISTANT'), content: text(32_000).filter((value) => value.length > 0) }), { maxLength: 5 }) }),
+  'post /api/cloud/tasks': createTask,
+  'patch /api/cloud/tasks/{taskId}': updateTask,
+};
 
-  { group: 'workspaces', method: 'post', path: '/api/cloud/workspaces', keys: ['organization'], body: record({ name: label }) },
-  { group: 'workspaces', method: 'get', path: '/api/cloud/workspaces', keys: ['organization'], query: pageQuery },
+/** Valid query parameters: a page's `limit`, and any other documented string parameter (`cursor` aside, which only a Link header gives). */
+const queryOf = (route: DocumentedRoute): fc.Arbitrary<[string, string][]> | undefined => {
+  if (!route.queryParameters.some(({ name }) => name === 'limit')) return undefined;
+  const others = route.queryParameters.filter(({ name }) => name !== 'limit' && name !== 'cursor');
+  if (others.length === 0) return pageQuery;
+  return fc
+    .tuple(pageQuery, ...others.map(({ schema }) => optional(text(schema.maxLength ?? 255))))
+    .map(([page, ...values]) => [...page, ...values.flatMap((value, i) => (value === undefined ? [] : [[others[i].name, value] as [string, string]]))]);
+};
 
-  {
-    group: 'assistants',
-    method: 'post',
-    path: '/api/cloud/assistants',
-    keys: ['private'],
-    body: record({
-      name: label,
-      provider,
-      model: optional(fc.oneof(fc.constant(null), label)),
-      instructions: optional(fc.oneof(fc.constant(null), largeText(256_000))),
-    }),
-  },
-  { group: 'assistants', method: 'get', path: '/api/cloud/assistants', keys: ['private'], query: pageQuery },
-  { group: 'assistants', method: 'get', path: ASSISTANT, keys: ['private'] },
-  {
-    group: 'assistants',
-    method: 'patch',
-    path: ASSISTANT,
-    keys: ['private'],
-    body: record({
-      name: optional(label),
-      provider: optional(provider),
-      model: optional(fc.oneof(fc.constant(null), label)),
-      instructions: optional(fc.oneof(fc.constant(null), largeText(256_000))),
-    }),
-  },
-  { group: 'assistants', method: 'delete', path: ASSISTANT, keys: ['private'] },
-
-  { group: 'tools', method: 'post', path: `${ASSISTANT}/tools`, keys: ['private'], body: createTool },
-  { group: 'tools', method: 'get', path: `${ASSISTANT}/tools`, keys: ['private'], query: pageQuery },
-  { group: 'tools', method: 'delete', path: `${ASSISTANT}/tools/{toolId}`, keys: ['private'] },
-
-  { group: 'mcp-servers', method: 'post', path: `${ASSISTANT}/mcp-servers`, keys: ['private'], body: createMcpServer },
-  { group: 'mcp-servers', method: 'get', path: `${ASSISTANT}/mcp-servers`, keys: ['private'], query: pageQuery },
-  { group: 'mcp-servers', method: 'get', path: `${ASSISTANT}/mcp-servers/{mcpServerId}`, keys: ['private'] },
-  { group: 'mcp-servers', method: 'delete', path: `${ASSISTANT}/mcp-servers/{mcpServerId}`, keys: ['private'] },
-
-  { group: 'functions', method: 'post', path: `${ASSISTANT}/functions`, keys: ['private'], body: createFunction },
-  { group: 'functions', method: 'get', path: `${ASSISTANT}/functions`, keys: ['private'], query: pageQuery },
-  { group: 'functions', method: 'get', path: `${ASSISTANT}/functions/{functionId}`, keys: ['private'] },
-  { group: 'functions', method: 'patch', path: `${ASSISTANT}/functions/{functionId}`, keys: ['private'], body: updateFunction },
-  { group: 'functions', method: 'delete', path: `${ASSISTANT}/functions/{functionId}`, keys: ['private'] },
-
-  { group: 'initial-messages', method: 'get', path: `${ASSISTANT}/initial-messages`, keys: ['private'] },
-  {
-    group: 'initial-messages',
-    method: 'put',
-    path: `${ASSISTANT}/initial-messages`,
-    keys: ['private'],
-    body: record({
-      initialMessages: fc.array(record({ role: fc.constant('ASSISTANT'), content: text(32_000).filter((value) => value.length > 0) }), { maxLength: 5 }),
-    }),
-  },
-
-  { group: 'tasks', method: 'post', path: '/api/cloud/tasks', keys: ['private'], body: createTask },
-  {
-    group: 'tasks',
-    method: 'get',
-    path: '/api/cloud/tasks',
-    keys: ['private'],
-    query: fc.tuple(pageQuery, optional(text(255))).map(([page, key]) => (key === undefined ? page : [...page, ['key', key] as [string, string]])),
-  },
-  { group: 'tasks', method: 'get', path: '/api/cloud/tasks/{taskId}', keys: ['private'] },
-  { group: 'tasks', method: 'patch', path: '/api/cloud/tasks/{taskId}', keys: ['private'], body: updateTask },
-  { group: 'tasks', method: 'delete', path: '/api/cloud/tasks/{taskId}', keys: ['private'] },
-];
+/** Every operation under /api/cloud, from openapi.json. */
+export const OPERATIONS: Operation[] = API_ROUTES.map((route) => {
+  const name = `${route.method} ${route.path}`;
+  return {
+    group: route.tag,
+    method: route.method,
+    path: route.path,
+    keys: keysOf(route.tag),
+    body: route.body && (BODIES[name] ?? generatedBody(route.body.schema, text)),
+    query: queryOf(route),
+  };
+});
 
 export const GROUPS = [...new Set(OPERATIONS.map(({ group }) => group))];
 
 /** The table behind each path parameter. */
-export const TABLE_OF_PARAMETER: Record<string, string> = {
-  apiKeyId: 'api_keys',
-  assistantId: 'assistants',
-  toolId: 'tools',
-  mcpServerId: 'mcp_servers',
-  functionId: 'functions',
-  taskId: 'tasks',
-};
+export const TABLE_OF_PARAMETER: Record<string, string> = Object.fromEntries(
+  [...new Set(API_ROUTES.flatMap(({ pathParameters }) => pathParameters))].map((parameter) => [parameter, tableOfParameter(parameter)]),
+);
 
-export const parametersOf = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name);
+export { parametersOf };

@@ -2,6 +2,7 @@ import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { bodyOf } from '../api.js';
 import { OPENAPI_SPEC } from '../openapi-documents.js';
+import { CREATE_ROUTES, type DocumentedRoute, keysOf, tableOfCollection } from '../openapi-routes.js';
 import { createPublicKey, seedSecondWorkspace } from '../resources.js';
 import { ORGANIZATION_KEY, PRIVATE_KEY, type TestApp } from '../test-app.js';
 import { UNKNOWN_ID, UNKNOWN_KEY } from '../unknown.js';
@@ -15,6 +16,17 @@ export const IDEMPOTENCY_KEY = 'Idempotency-Key';
 const FUNCTION = { openapiSpec: OPENAPI_SPEC, handler: { type: 'REQUEST', requestHandler: { url: 'https://api.example.com/orders', method: 'POST' } } };
 const TASK = { title: 'Daily', message: 'Summarise', schedule: { start: '2026-12-01T09:30:00', timeZone: 'Europe/Berlin' } };
 const SSE_SERVER = { transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse' } };
+
+/** The create routes of workspace data, at the top or under an assistant, that seed a row of A when the fuzzing deleted the last one, and one of B. */
+const SEEDED_ROUTES = CREATE_ROUTES.filter(({ tag, pathParameters }) => keysOf(tag).includes('private') && pathParameters.every((name) => name === 'assistantId'));
+/** The body that seeds a row: one of these, or the first example of the document, which succeeds as it stands. */
+const SEED_BODIES: Record<string, object> = {
+  [`${ASSISTANTS}/{assistantId}/mcp-servers`]: SSE_SERVER,
+  [`${ASSISTANTS}/{assistantId}/tools`]: { type: 'WEB_SEARCH' },
+  [`${ASSISTANTS}/{assistantId}/functions`]: FUNCTION,
+  '/api/cloud/tasks': TASK,
+};
+const seedBodyOf = (route: DocumentedRoute) => SEED_BODIES[route.path] ?? route.body!.examples[0];
 
 /** What a request of workspace A was sent as, ready for supertest. */
 export interface SentRequest {
@@ -73,17 +85,14 @@ export class FuzzWorld {
   async replenishA(): Promise<void> {
     const count = async (table: string) =>
       (await this.dataSource.query(`SELECT count(*)::int AS n FROM ${table} WHERE workspace_id = $1`, [this.workspaceA]))[0].n as number;
-    const counts = await Promise.all(['assistants', 'tools', 'mcp_servers', 'functions', 'initial_messages', 'tasks'].map(count));
+    const counts = await Promise.all([...SEEDED_ROUTES.map(({ path }) => tableOfCollection(path)), 'initial_messages'].map(count));
     if (counts.every((n) => n > 0)) return;
     const [assistant] = await this.rowsOfA('assistants');
     const assistantId = assistant?.id ?? (await this.post(ASSISTANTS, { name: 'Fuzzed', provider: 'OPENAI' })).assistant.id;
-    const [, tools, servers, functions, messages, tasks] = counts;
-    if (servers === 0) await this.post(`${ASSISTANTS}/${assistantId}/mcp-servers`, SSE_SERVER);
-    if (tools === 0) await this.post(`${ASSISTANTS}/${assistantId}/tools`, { type: 'WEB_SEARCH' });
-    if (functions === 0) await this.post(`${ASSISTANTS}/${assistantId}/functions`, FUNCTION);
-    if (messages === 0)
-      await this.call('put', `${ASSISTANTS}/${assistantId}/initial-messages`, { initialMessages: [{ role: 'ASSISTANT', content: 'Hi' }] }, 200);
-    if (tasks === 0) await this.post('/api/cloud/tasks', TASK);
+    for (const [index, route] of SEEDED_ROUTES.entries()) {
+      if (counts[index] === 0 && route.path !== ASSISTANTS) await this.post(route.path.replace('{assistantId}', assistantId), seedBodyOf(route));
+    }
+    if (counts.at(-1) === 0) await this.call('put', `${ASSISTANTS}/${assistantId}/initial-messages`, { initialMessages: [{ role: 'ASSISTANT', content: 'Hi' }] }, 200);
   }
 
   /** Picks the path ids and placeholders from the rows there are now. */
@@ -252,6 +261,12 @@ async function seedEveryResource(t: TestApp, key: string): Promise<void> {
     .expect(200);
   await post('/api/cloud/tasks', { ...TASK, key: 'b-key' });
   await post('/api/cloud/api-keys', { name: 'B widget' });
+  const dataSource = t.app.get(DataSource);
+  const [{ workspace_id: workspaceB }] = await dataSource.query(`SELECT workspace_id FROM assistants WHERE id = $1`, [assistant.id]);
+  for (const route of SEEDED_ROUTES) {
+    const [{ n }] = await dataSource.query(`SELECT count(*)::int AS n FROM ${tableOfCollection(route.path)} WHERE workspace_id = $1`, [workspaceB]);
+    if (n === 0) await post(route.path.replace('{assistantId}', assistant.id), seedBodyOf(route));
+  }
 }
 
 async function idsAndValuesOf(dataSource: DataSource, workspaceId: string): Promise<string[]> {
