@@ -56,7 +56,11 @@ const secondOrganizationKey = async (t: TestApp) => {
 const BODIES: Record<string, Pick<CreateRoute, 'body' | 'otherBody' | 'invalidBody'>> = {
   '/api/cloud/api-keys': { body: { name: 'Widget' }, otherBody: { name: 'Other widget' }, invalidBody: { name: '' } },
   '/api/cloud/workspaces': { body: { name: 'Team' }, otherBody: { name: 'Other team' }, invalidBody: { name: 42 } },
-  [ASSISTANTS]: { body: { name: 'Helper', provider: 'OPENAI' }, otherBody: { provider: 'OPENAI', name: 'Other helper' }, invalidBody: { name: 'Helper', provider: 'NOPE' } },
+  [ASSISTANTS]: {
+    body: { name: 'Helper', provider: 'OPENAI' },
+    otherBody: { provider: 'OPENAI', name: 'Other helper' },
+    invalidBody: { name: 'Helper', provider: 'NOPE' },
+  },
   [`${ASSISTANTS}/{assistantId}/tools`]: {
     body: { type: 'FILE_SEARCH', fileSearchTool: { vectorStoreIds: ['vs_1', 'vs_2'], maxNumResults: 5 } },
     otherBody: { type: 'FILE_SEARCH', fileSearchTool: { vectorStoreIds: ['vs_2', 'vs_1'], maxNumResults: 5 } },
@@ -350,9 +354,7 @@ describe('Idempotency-Key', () => {
       const document = (await t.http.get('/docs-json').expect(200)).body as {
         paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; responses: Record<string, unknown> }>>;
       };
-      const creates = Object.entries(document.paths).flatMap(([path, operations]) =>
-        operations.post === undefined ? [] : [[path, operations.post] as const],
-      );
+      const creates = Object.entries(document.paths).flatMap(([path, operations]) => (operations.post === undefined ? [] : [[path, operations.post] as const]));
       expect(creates.map(([path]) => path).sort()).toEqual(ROUTES.map(({ path }) => path).sort());
       for (const [, operation] of creates) {
         expect(operation.parameters).toContainEqual(expect.objectContaining({ name: KEY_HEADER, in: 'header', required: false }));

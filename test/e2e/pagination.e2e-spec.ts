@@ -255,9 +255,15 @@ describe('Pagination of every list', () => {
 
     const seedFromExample = (list: DocumentedRoute, key: string) => async () => {
       const create = CREATE_ROUTES.find(({ path }) => path === list.path);
-      if (create === undefined || parametersOf(list.path).some((name) => name !== 'assistantId')) throw new Error(`${list.path}: give it a seed of its own in SEEDS`);
+      if (create === undefined || parametersOf(list.path).some((name) => name !== 'assistantId'))
+        throw new Error(`${list.path}: give it a seed of its own in SEEDS`);
       const url = list.path.includes('{assistantId}') ? list.path.replace('{assistantId}', (await createAssistant(api)).id) : list.path;
-      for (let i = 0; i < 3; i++) await t.as(key).post(url).send(create.body!.examples[0] as object).expect(201);
+      for (let i = 0; i < 3; i++)
+        await t
+          .as(key)
+          .post(url)
+          .send(create.body!.examples[0] as object)
+          .expect(201);
       return url;
     };
 

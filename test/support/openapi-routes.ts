@@ -10,7 +10,6 @@ import { resolve } from 'node:path';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type KeyRole = 'private' | 'organization';
 // The document's schemas are plain JSON of many shapes; each reader checks the fields it uses.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Schema = Record<string, any>;
 
 export interface DocumentedRoute {
@@ -74,7 +73,10 @@ export const API_ROUTES: DocumentedRoute[] = Object.entries(API_DOCUMENT.paths)
         tag: operation.tags[0],
         pathParameters: parametersOf(path),
         queryParameters: (operation.parameters ?? []).filter((parameter) => parameter.in === 'query'),
-        body: json && { schema: json.schema, examples: json.examples === undefined ? [exampleOf(json.schema)] : Object.values(json.examples).map(({ value }) => value) },
+        body: json && {
+          schema: json.schema,
+          examples: json.examples === undefined ? [exampleOf(json.schema)] : Object.values(json.examples).map(({ value }) => value),
+        },
         success: { status, schema: schemaName(response.content?.['application/json']?.schema) ?? '' },
       };
     }),

@@ -41,9 +41,7 @@ function ownValueOf(schema: Schema, text: (max: number) => fc.Arbitrary<string>)
         const value = valueOf(property, text);
         return [name, required.has(name) ? value : fc.option(value, { nil: undefined, freq: 2 })] as const;
       });
-      return fc
-        .record(Object.fromEntries(properties))
-        .map((body) => Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)));
+      return fc.record(Object.fromEntries(properties)).map((body) => Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)));
     }
   }
 }

@@ -199,18 +199,35 @@ const expiresAt = fc.oneof(
 export const BODIES: Record<string, fc.Arbitrary<Body>> = {
   'post /api/cloud/api-keys': fc.oneof(
     record({ name: label, expiresAt: optional(expiresAt) }),
-    record({ name: label, type: fc.constantFrom('PUBLIC', 'PRIVATE'), workspaceId: uuidOr(PLACEHOLDER.workspaceA, PLACEHOLDER.workspaceA, PLACEHOLDER.workspaceB), expiresAt: optional(expiresAt) }),
+    record({
+      name: label,
+      type: fc.constantFrom('PUBLIC', 'PRIVATE'),
+      workspaceId: uuidOr(PLACEHOLDER.workspaceA, PLACEHOLDER.workspaceA, PLACEHOLDER.workspaceB),
+      expiresAt: optional(expiresAt),
+    }),
     record({ name: label, type: fc.constant('ORGANIZATION'), expiresAt: optional(expiresAt) }),
   ),
   'patch /api/cloud/api-keys/{apiKeyId}': record({ name: label }),
   'post /api/cloud/workspaces': record({ name: label }),
-  [`post ${ASSISTANT.replace('/{assistantId}', '')}`]: record({ name: label, provider, model: optional(fc.oneof(fc.constant(null), label)), instructions: optional(fc.oneof(fc.constant(null), largeText(256_000))) }),
-  [`patch ${ASSISTANT}`]: record({ name: optional(label), provider: optional(provider), model: optional(fc.oneof(fc.constant(null), label)), instructions: optional(fc.oneof(fc.constant(null), largeText(256_000))) }),
+  [`post ${ASSISTANT.replace('/{assistantId}', '')}`]: record({
+    name: label,
+    provider,
+    model: optional(fc.oneof(fc.constant(null), label)),
+    instructions: optional(fc.oneof(fc.constant(null), largeText(256_000))),
+  }),
+  [`patch ${ASSISTANT}`]: record({
+    name: optional(label),
+    provider: optional(provider),
+    model: optional(fc.oneof(fc.constant(null), label)),
+    instructions: optional(fc.oneof(fc.constant(null), largeText(256_000))),
+  }),
   [`post ${ASSISTANT}/tools`]: createTool,
   [`post ${ASSISTANT}/mcp-servers`]: createMcpServer,
   [`post ${ASSISTANT}/functions`]: createFunction,
   [`patch ${ASSISTANT}/functions/{functionId}`]: updateFunction,
-  [`put ${ASSISTANT}/initial-messages`]: record({ initialMessages: fc.array(record({ role: fc.constant('ASSISTANT'), content: text(32_000).filter((value) => value.length > 0) }), { maxLength: 5 }) }),
+  [`put ${ASSISTANT}/initial-messages`]: record({
+    initialMessages: fc.array(record({ role: fc.constant('ASSISTANT'), content: text(32_000).filter((value) => value.length > 0) }), { maxLength: 5 }),
+  }),
   'post /api/cloud/tasks': createTask,
   'patch /api/cloud/tasks/{taskId}': updateTask,
 };

@@ -18,7 +18,9 @@ const TASK = { title: 'Daily', message: 'Summarise', schedule: { start: '2026-12
 const SSE_SERVER = { transportType: 'SSE', sseTransport: { url: 'https://mcp.example.com/sse' } };
 
 /** The create routes of workspace data, at the top or under an assistant, that seed a row of A when the fuzzing deleted the last one, and one of B. */
-const SEEDED_ROUTES = CREATE_ROUTES.filter(({ tag, pathParameters }) => keysOf(tag).includes('private') && pathParameters.every((name) => name === 'assistantId'));
+const SEEDED_ROUTES = CREATE_ROUTES.filter(
+  ({ tag, pathParameters }) => keysOf(tag).includes('private') && pathParameters.every((name) => name === 'assistantId'),
+);
 /** The body that seeds a row: one of these, or the first example of the document, which succeeds as it stands. */
 const SEED_BODIES: Record<string, object> = {
   [`${ASSISTANTS}/{assistantId}/mcp-servers`]: SSE_SERVER,
@@ -92,7 +94,8 @@ export class FuzzWorld {
     for (const [index, route] of SEEDED_ROUTES.entries()) {
       if (counts[index] === 0 && route.path !== ASSISTANTS) await this.post(route.path.replace('{assistantId}', assistantId), seedBodyOf(route));
     }
-    if (counts.at(-1) === 0) await this.call('put', `${ASSISTANTS}/${assistantId}/initial-messages`, { initialMessages: [{ role: 'ASSISTANT', content: 'Hi' }] }, 200);
+    if (counts.at(-1) === 0)
+      await this.call('put', `${ASSISTANTS}/${assistantId}/initial-messages`, { initialMessages: [{ role: 'ASSISTANT', content: 'Hi' }] }, 200);
   }
 
   /** Picks the path ids and placeholders from the rows there are now. */
