@@ -1,11 +1,14 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { execFile } from 'node:child_process';
-import { readdir, readFile, readlink, rm, stat } from 'node:fs/promises';
+import { execFile, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { isRunning } from '../support/processes.js';
 import { scratchDirectory } from '../support/scratch-directory.js';
+import { send } from '../support/service-client.js';
 import { ServiceProcess } from '../support/service-process.js';
 
 const run = promisify(execFile);
@@ -114,7 +117,8 @@ describe('The embedded database, from outside the service', () => {
 
     const loose = (await modesUnder(dataDir)).filter(({ directory, mode }) => mode !== (directory ? 0o700 : 0o600));
     expect(loose).toEqual([]);
-    expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
+    // As root, the cluster's user may pass through DATA_DIR (group, search) and nothing more.
+    expect((await stat(dataDir)).mode & 0o777).toBe(process.getuid!() === 0 ? 0o710 : 0o700);
     expect((await modesUnder(dataDir)).length).toBeGreaterThan(100);
 
     expect(await service.stop()).toBe(0);
@@ -122,5 +126,65 @@ describe('The embedded database, from outside the service', () => {
     // Stopping the service stops its PostgreSQL and removes the socket's directory.
     expect(await isRunning(postmaster.pid)).toBe(false);
     await expect(stat(socketDir)).rejects.toThrow();
+  }, 120_000);
+
+  it('leaves the cluster user no way to write beside the files root writes in DATA_DIR', async () => {
+    if (process.getuid!() !== 0) return;
+    scratch = await scratchDirectory('amc-access-');
+    const dataDir = join(scratch, 'data');
+    running.push(await ServiceProcess.start({ DATA_DIR: dataDir }));
+    const clusterUser = Number((await run('id', ['-u', 'amc-postgres'])).stdout);
+    expect((await stat(dataDir)).uid).toBe(0);
+    expect((await stat(join(dataDir, 'service.pid'))).uid).toBe(0);
+    const attempt = spawnSync('ln', ['-s', '/etc/hostname', join(dataDir, 'planted')], { uid: clusterUser, gid: clusterUser, encoding: 'utf8' });
+    expect(attempt.status).not.toBe(0);
+    expect(attempt.stderr).toMatch(/Permission denied/);
+  }, 120_000);
+
+  it("refuses a DATA_DIR that holds files of someone else, and a PostgreSQL server's own data directory, changing neither", async () => {
+    scratch = await scratchDirectory('amc-access-');
+    const dataDir = join(scratch, 'data');
+    await mkdir(dataDir, { mode: 0o755 });
+    await writeFile(join(dataDir, 'notes.txt'), 'mine');
+    const foreign = ServiceProcess.spawn({ DATA_DIR: dataDir });
+    expect(await foreign.exitCode()).toBe(1);
+    expect(foreign.output).toContain(`DATA_DIR ${dataDir} holds files that are not the embedded PostgreSQL's (notes.txt)`);
+    expect((await stat(dataDir)).mode & 0o777).toBe(0o755);
+    expect(await readdir(dataDir)).toEqual(['notes.txt']);
+
+    const serverDir = join(scratch, 'server');
+    await mkdir(serverDir, { mode: 0o700 });
+    await Promise.all(['PG_VERSION', 'postmaster.opts'].map((name) => writeFile(join(serverDir, name), '18\n')));
+    const server = ServiceProcess.spawn({ DATA_DIR: serverDir });
+    expect(await server.exitCode()).toBe(1);
+    expect(server.output).toContain("is a PostgreSQL server's data directory, not the service's");
+    expect((await readdir(serverDir)).sort()).toEqual(['PG_VERSION', 'postmaster.opts']);
+  }, 120_000);
+
+  it('starts over a service.pid whose process is gone, even when its pid now names another process', async () => {
+    scratch = await scratchDirectory('amc-access-');
+    const dataDir = join(scratch, 'data');
+    const first = await ServiceProcess.start({ DATA_DIR: dataDir });
+    expect(await first.stop('SIGKILL')).toBeNull();
+    // The pid of a live process (this one), started at another time than the one recorded.
+    await writeFile(join(dataDir, 'service.pid'), `${process.pid} 1\n`);
+    const next = await ServiceProcess.start({ DATA_DIR: dataDir });
+    running.push(next);
+    expect((await send(next.port, 'GET', '/health', undefined, null)).status).toBe(200);
+  }, 120_000);
+
+  it('stops its PostgreSQL when start-up fails after starting it', async () => {
+    scratch = await scratchDirectory('amc-access-');
+    const dataDir = join(scratch, 'data');
+    const taken = createServer().listen(0);
+    await once(taken, 'listening');
+    try {
+      const failed = ServiceProcess.spawn({ DATA_DIR: dataDir, PORT: String((taken.address() as AddressInfo).port) });
+      expect(await failed.exitCode()).toBe(1);
+      const postmaster = Number((await readFile(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').catch(() => '0')).split('\n')[0]);
+      expect(postmaster === 0 || !(await isRunning(postmaster))).toBe(true);
+    } finally {
+      taken.close();
+    }
   }, 120_000);
 });

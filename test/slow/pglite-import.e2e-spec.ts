@@ -4,7 +4,7 @@ import { readFile, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { scratchDirectory } from '../support/scratch-directory.js';
-import { send } from '../support/service-client.js';
+import { eventually, send } from '../support/service-client.js';
 import { ServiceProcess } from '../support/service-process.js';
 import { ASSISTANTS, TASKS } from '../support/paths.js';
 
@@ -54,6 +54,19 @@ describe('A DATA_DIR written by PGlite', () => {
     const restarted = await start(dataDir);
     expect(restarted.output).not.toContain('Imported the PGlite data');
     await expectFixtureRows(restarted.port);
+  }, 180_000);
+
+  it('imports every row on the next start when the first is killed outright during the import', async () => {
+    scratch = await scratchDirectory('amc-pglite-');
+    await run('tar', ['xzf', FIXTURE, '-C', scratch]);
+    const dataDir = join(scratch, 'data');
+    const killed = ServiceProcess.spawn({ ...FIXTURE_ENV, DATA_DIR: dataDir });
+    expect(await eventually(() => Promise.resolve(killed.output.includes('Found a PGlite data directory')), 60_000)).toBe(true);
+    await killed.stop('SIGKILL');
+
+    const service = await start(dataDir);
+    expect(service.output).toContain('Imported the PGlite data into the embedded PostgreSQL: api_keys 5, assistants 3');
+    await expectFixtureRows(service.port);
   }, 180_000);
 });
 

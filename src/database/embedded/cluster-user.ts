@@ -1,5 +1,9 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { chmod, cp, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
+import type { PostgresBinaries } from './postgres-binaries.js';
 
 const run = promisify(execFile);
 
@@ -39,5 +43,43 @@ async function idsOf(name: string): Promise<ClusterUser | undefined> {
     return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * As root, PostgreSQL runs as its own user, which must reach the programs: when node_modules lies
+ * under a directory only root may enter (a checkout in /root, a 0700 temporary directory), it runs
+ * a copy of them made for this start in a directory it can reach, removed when the service stops.
+ */
+export async function binariesRunnableBy(user: ClusterUser, binaries: PostgresBinaries): Promise<PostgresBinaries> {
+  if (user.uid === undefined || (await runs(user, binaries.postgres))) return binaries;
+  const native = dirname(dirname(binaries.postgres));
+  const copy = await mkdtemp(join(tmpdir(), 'amc-pgbin-'));
+  await cp(native, copy, { recursive: true, verbatimSymlinks: true });
+  await chmod(copy, 0o755);
+  const inCopy = (program: string) => join(copy, relative(native, program));
+  return { postgres: inCopy(binaries.postgres), initdb: inCopy(binaries.initdb), pg_ctl: inCopy(binaries.pg_ctl), copiedTo: copy };
+}
+
+function runs(user: ClusterUser, program: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const child = spawn(program, ['--version'], { ...user, cwd: '/', stdio: 'ignore' });
+    child.on('error', () => resolve(false));
+    child.on('close', (code) => resolve(code === 0));
+  });
+}
+
+/** The data directory's parents must let the cluster's user through to its cluster: say so, rather than fail inside initdb. */
+export async function mustReach(user: ClusterUser, dataDir: string, cluster: string): Promise<void> {
+  const reachable = await new Promise<boolean>((resolve) => {
+    const child = spawn('test', ['-x', dataDir, '-a', '-w', cluster], { ...user, cwd: '/', stdio: 'ignore' });
+    child.on('error', () => resolve(false));
+    child.on('close', (code) => resolve(code === 0));
+  });
+  if (!reachable) {
+    throw new Error(
+      `DATA_DIR ${dataDir} cannot be reached by the system user ${CLUSTER_USER_NAME}, which runs the embedded PostgreSQL when the service runs as root: ` +
+        'choose a DATA_DIR whose parent directories others may enter (chmod o+x), run the service as another user, or set DATABASE_URL',
+    );
   }
 }

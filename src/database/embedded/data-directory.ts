@@ -1,0 +1,79 @@
+import { chmod, chown, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ClusterUser } from './cluster-user.js';
+
+/** Where, under DATA_DIR, each part lives. */
+export function embeddedPaths(dataDir: string) {
+  const cluster = join(dataDir, 'postgres');
+  return {
+    cluster,
+    log: join(cluster, 'server.log'),
+    password: join(dataDir, 'postgres.password'),
+    owner: join(dataDir, 'service.pid'),
+  };
+}
+
+/** What the service keeps in DATA_DIR (postgres.log: the server's log before it moved into the cluster). */
+const OWN_ENTRIES = new Set(['postgres', 'postgres.password', 'postgres.log', 'service.pid', 'pglite', 'lost+found']);
+const OWN_PREFIXES = ['pglite-reading-'];
+
+/**
+ * Makes DATA_DIR the service's: created when missing, refused when it holds anything the service did
+ * not put there (a DATA_DIR of `/srv` or of a home directory must not be taken over), and closed to
+ * other users. As root, DATA_DIR stays root's, and the cluster's own user may only pass through it
+ * (group, search) to the cluster directory it owns: it can create nothing beside the files root
+ * writes there (the password, service.pid), so it cannot turn them into links to elsewhere.
+ */
+export async function prepareDataDirectory(dataDir: string, user: ClusterUser): Promise<void> {
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const foreign = (await readdir(dataDir)).filter((name) => !OWN_ENTRIES.has(name) && !OWN_PREFIXES.some((prefix) => name.startsWith(prefix)));
+  if (foreign.length > 0) {
+    throw new Error(
+      `DATA_DIR ${dataDir} holds files that are not the embedded PostgreSQL's (${foreign.slice(0, 5).join(', ')}): ` +
+        'give it an empty directory, or the one the service made',
+    );
+  }
+  const { cluster } = embeddedPaths(dataDir);
+  await mkdir(cluster, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error;
+  });
+  if (user.uid === undefined) {
+    await chmod(dataDir, 0o700);
+    return;
+  }
+  await chown(dataDir, process.getuid!(), user.gid!);
+  await chmod(dataDir, 0o710);
+  await chown(cluster, user.uid, user.gid!);
+  await chmod(cluster, 0o700);
+}
+
+/**
+ * One service per data directory: a second one would stop the first one's server. The owner is
+ * named by its pid and, where /proc tells it, the pid's start time, so that a pid the system has
+ * since given to another process (after a kill -9 and a reboot) does not lock the directory.
+ */
+export async function claimDataDirectory(ownerFile: string): Promise<void> {
+  const [pid, startedAt] = (await readFile(ownerFile, 'utf8').catch(() => '')).trim().split(' ');
+  const owner = Number(pid);
+  if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && (await isAlive(owner, startedAt))) {
+    throw new Error(`DATA_DIR is in use by another running service (process ${owner}): give each process its own DATA_DIR, or run replicas on DATABASE_URL`);
+  }
+  await writeFile(ownerFile, `${process.pid} ${(await startTimeOf(process.pid)) ?? ''}\n`, { mode: 0o600 });
+}
+
+async function isAlive(pid: number, recordedStart: string | undefined): Promise<boolean> {
+  const startedAt = await startTimeOf(pid);
+  if (startedAt !== undefined) return recordedStart === undefined || recordedStart === '' || startedAt === recordedStart;
+  try {
+    process.kill(pid, 0);
+    return process.platform !== 'linux';
+  } catch {
+    return false;
+  }
+}
+
+/** Field 22 of /proc/<pid>/stat: when the process started, in clock ticks since boot; undefined off Linux or for no such process. */
+async function startTimeOf(pid: number): Promise<string | undefined> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  return stat?.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+}
