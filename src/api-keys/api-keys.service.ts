@@ -6,7 +6,7 @@ import { NotFoundError, ValidationError } from '../errors/domain-errors.js';
 import type { Page } from '../database/paginate.js';
 import type { PageQueryDto } from '../database/page-query.dto.js';
 import { InjectScopedRepository } from '../database/feature-repositories.js';
-import { Transactions } from '../database/request-transaction.js';
+import { Transactions } from '../database/transactions.js';
 import type { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import { WorkspacesService } from '../workspaces/workspaces.service.js';
 import { apiKeyRecord } from '../keys/api-key-record.js';

@@ -3,7 +3,7 @@ import { generateApiKeyValue } from '../keys/api-key-material.js';
 import { ConflictError } from '../errors/domain-errors.js';
 import type { Page } from '../database/paginate.js';
 import type { PageQueryDto } from '../database/page-query.dto.js';
-import type { Transaction } from '../database/request-transaction.js';
+import type { Transaction } from '../database/transactions.js';
 import { apiKeyRecord } from '../keys/api-key-record.js';
 import { ApiKeyType } from '../keys/api-key-type.js';
 import type { ApiKey } from '../keys/api-key.entity.js';

@@ -7,7 +7,7 @@ import { digestApiKey, generateApiKeyValue } from '../keys/api-key-material.js';
 import { AppConfig } from '../config/app-config.js';
 import { Database } from '../database/database.js';
 import { InjectUnscopedRows } from '../database/feature-repositories.js';
-import { type Transaction, Transactions } from '../database/request-transaction.js';
+import { type Transaction, Transactions } from '../database/transactions.js';
 import type { RowQueries } from '../database/row-queries.js';
 import { Organization } from '../workspaces/entities/organization.entity.js';
 import { Workspace } from '../workspaces/entities/workspace.entity.js';

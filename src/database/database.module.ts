@@ -7,7 +7,7 @@ import { Database } from './database.js';
 import { DatabaseEndpoint } from './database-endpoint.js';
 import { dataSourceOptions } from './data-source-options.js';
 import { type EntityClass, scopedRepositoryProvider, unscopedRowsProvider } from './feature-repositories.js';
-import { Transactions } from './request-transaction.js';
+import { Transactions } from './transactions.js';
 import { SchemaMigrator } from './schema-migrator.js';
 import { StatementNames } from './statement-names.js';
 

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { type DataSource, QueryFailedError } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
-import { joinedTransaction, queryRunnerOf, type Transaction } from './request-transaction.js';
+import { joinedTransaction, queryRunnerOf, type Transaction } from './transactions.js';
 import type { StatementNames } from './statement-names.js';
 
 /** What runs one statement and answers its rows: the Database, or a recorder in a test of the SQL. */

@@ -7,7 +7,7 @@ import { NotFoundError, orNotFound, ValidationError } from '../errors/domain-err
 import { HeaderSecrets } from '../secrets/header-secrets.js';
 import { changedColumns } from '../database/changed-columns.js';
 import { InjectScopedRepository } from '../database/feature-repositories.js';
-import { Transactions } from '../database/request-transaction.js';
+import { Transactions } from '../database/transactions.js';
 import type { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import type { CreateFunctionDto } from './dto/create-function.dto.js';
 import type { UpdateFunctionDto } from './dto/update-function.dto.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { ConflictError } from '../errors/domain-errors.js';
-import type { Transaction } from '../database/request-transaction.js';
+import type { Transaction } from '../database/transactions.js';
 import type { RecordSecrets } from './idempotency-key.js';
 import { IdempotencyRecords, type RecordKey, type StoredUse } from './idempotency-records.js';
 

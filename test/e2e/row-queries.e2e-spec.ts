@@ -3,7 +3,7 @@ import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { Assistant } from '../../src/assistants/entities/assistant.entity.js';
 import { Database } from '../../src/database/database.js';
-import { Transactions } from '../../src/database/request-transaction.js';
+import { Transactions } from '../../src/database/transactions.js';
 import type { ListPosition } from '../../src/database/page-cursor.js';
 import { RowQueries } from '../../src/database/row-queries.js';
 import { StatementNames } from '../../src/database/statement-names.js';
