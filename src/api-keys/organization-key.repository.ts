@@ -16,7 +16,7 @@ import { ApiKey } from '../keys/api-key.entity.js';
  * organization's keys nor workspace keys can be reached through it.
  */
 @Injectable()
-export class OrganizationKeyRecords {
+export class OrganizationKeyRepository {
   constructor(
     @InjectUnscopedRows(ApiKey) private readonly keys: RowQueries<ApiKey>,
     @InjectUnscopedRows(Organization) private readonly organizations: RowQueries<Organization>,

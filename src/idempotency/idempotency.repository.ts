@@ -21,7 +21,7 @@ export interface StoredUse {
  * commit on their own, also when sent from inside a request's joined transaction.
  */
 @Injectable()
-export class IdempotencyRecords {
+export class IdempotencyRepository {
   constructor(private readonly database: Database) {}
 
   /**
