@@ -9,7 +9,7 @@ import { InjectScopedRepository } from '../database/feature-repositories.js';
 import { Transactions } from '../database/transactions.js';
 import type { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import { WorkspacesService } from '../workspaces/workspaces.service.js';
-import { apiKeyRecord } from '../keys/api-key-record.js';
+import { apiKeyRecord } from '../keys/api-key.mapper.js';
 import { ApiKeyType } from '../keys/api-key-type.js';
 import type { CreateApiKeyDto } from './dto/create-api-key.dto.js';
 import { ApiKey } from '../keys/api-key.entity.js';

@@ -4,7 +4,7 @@ import { ConflictError } from '../errors/domain-errors.js';
 import type { Page } from '../database/paginate.js';
 import type { PageQueryDto } from '../database/page-query.dto.js';
 import type { Transaction } from '../database/transactions.js';
-import { apiKeyRecord } from '../keys/api-key-record.js';
+import { apiKeyRecord } from '../keys/api-key.mapper.js';
 import { ApiKeyType } from '../keys/api-key-type.js';
 import type { ApiKey } from '../keys/api-key.entity.js';
 import type { IssuedApiKey } from './issued-api-key.js';

@@ -1,6 +1,6 @@
 /* eslint-disable tenancy/unscoped-database-access -- creates the first organization, workspace and keys of an empty database */
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { apiKeyRecord } from '../keys/api-key-record.js';
+import { apiKeyRecord } from '../keys/api-key.mapper.js';
 import { ApiKeyType } from '../keys/api-key-type.js';
 import { ApiKey } from '../keys/api-key.entity.js';
 import { digestApiKey, generateApiKeyValue } from '../keys/api-key-material.js';

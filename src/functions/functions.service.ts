@@ -13,7 +13,7 @@ import type { CreateFunctionDto } from './dto/create-function.dto.js';
 import type { UpdateFunctionDto } from './dto/update-function.dto.js';
 import { AssistantFunction } from './entities/assistant-function.entity.js';
 import type { FunctionHandler } from './function-handler.js';
-import { handlerRecord, mergeHandler } from './handler-record.js';
+import { handlerRecord, mergeHandler } from './handler.mapper.js';
 import { openApiDocumentProblem } from './openapi-document.js';
 
 @Injectable()
