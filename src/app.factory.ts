@@ -7,7 +7,7 @@ import type { Logger as RootLogger } from 'pino';
 import { AppModule } from './app.module.js';
 import { answerUnparsableRequestsWithJson } from './http/unparsable-requests.js';
 import { stampAndRecord } from './http/stamp-and-record.middleware.js';
-import { JsonBodyAndQueryGuard } from './http/json-body-and-query.guard.js';
+import { BodyAndQueryReader } from './http/body-and-query-reader.js';
 import { onlySwaggerUiFiles } from './openapi/swagger-ui-files.js';
 import { answerUnknownRoute } from './http/unknown-route.js';
 import { setDeadlines } from './http/http-deadlines.js';
@@ -41,7 +41,7 @@ export async function createApp(config: AppConfig, logger: RootLogger = createRo
   app.use(stampAndRecord(logger, app.get(ServiceMetrics), platform));
   // After routing and the other guards (theirs are the modules' APP_GUARDs, registered already):
   // a request without a route, a valid key or an allowance never has its body read.
-  app.useGlobalGuards(new JsonBodyAndQueryGuard(config.requestBodyTimeoutMs));
+  app.useGlobalGuards(new BodyAndQueryReader(config.requestBodyTimeoutMs));
   if (config.docsEnabled) setUpOpenApi(app);
   await app.init();
   app.use(answerUnknownRoute);

@@ -6,12 +6,12 @@ import { WorkspacesModule } from '../workspaces/workspaces.module.js';
 import { ApiKeysController } from './api-keys.controller.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { ApiKey } from '../keys/api-key.entity.js';
-import { OrganizationKeyRecords } from './organization-key-records.js';
+import { OrganizationKeyRepository } from './organization-key.repository.js';
 import { OrganizationKeysService } from './organization-keys.service.js';
 
 @Module({
   imports: [DatabaseModule.forFeature([ApiKey]), DatabaseModule.forUnscopedFeature([ApiKey, Organization]), WorkspacesModule, AuthModule],
   controllers: [ApiKeysController],
-  providers: [ApiKeysService, OrganizationKeysService, OrganizationKeyRecords],
+  providers: [ApiKeysService, OrganizationKeysService, OrganizationKeyRepository],
 })
 export class ApiKeysModule {}

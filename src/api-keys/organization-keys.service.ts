@@ -3,20 +3,20 @@ import { generateApiKeyValue } from '../keys/api-key-material.js';
 import { ConflictError } from '../errors/domain-errors.js';
 import type { Page } from '../database/paginate.js';
 import type { PageQueryDto } from '../database/page-query.dto.js';
-import type { Transaction } from '../database/request-transaction.js';
-import { apiKeyRecord } from '../keys/api-key-record.js';
+import type { Transaction } from '../database/transactions.js';
+import { apiKeyRecord } from '../keys/api-key.mapper.js';
 import { ApiKeyType } from '../keys/api-key-type.js';
 import type { ApiKey } from '../keys/api-key.entity.js';
 import type { IssuedApiKey } from './issued-api-key.js';
-import { OrganizationKeyRecords } from './organization-key-records.js';
+import { OrganizationKeyRepository } from './organization-key.repository.js';
 
 /**
  * The keys of kind ORGANIZATION, which belong to an organization rather than a workspace; their
- * rows are reached only through OrganizationKeyRecords, scoped to the organization and the kind.
+ * rows are reached only through OrganizationKeyRepository, scoped to the organization and the kind.
  */
 @Injectable()
 export class OrganizationKeysService {
-  constructor(private readonly records: OrganizationKeyRecords) {}
+  constructor(private readonly records: OrganizationKeyRepository) {}
 
   async issue(organizationId: string, name: string, expiresAt: Date | null): Promise<IssuedApiKey> {
     const value = generateApiKeyValue(ApiKeyType.ORGANIZATION);

@@ -4,7 +4,7 @@ import type { Page } from '../database/paginate.js';
 import type { PageQueryDto } from '../database/page-query.dto.js';
 import { changedColumns } from '../database/changed-columns.js';
 import { InjectScopedRepository } from '../database/feature-repositories.js';
-import type { Transaction } from '../database/request-transaction.js';
+import type { Transaction } from '../database/transactions.js';
 import type { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import type { CreateAssistantDto } from './dto/create-assistant.dto.js';
 import type { UpdateAssistantDto } from './dto/update-assistant.dto.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiKeyType } from '../keys/api-key-type.js';
 import { looksLikeApiKey } from '../keys/api-key-material.js';
-import { ApiKeyRecords } from './api-key-records.js';
+import { ApiKeyRepository } from './api-key.repository.js';
 import type { PresentedKey } from './bearer-token.js';
 import { KeyUseRecorder } from './key-use-recorder.js';
 import type { Principal } from './principal.js';
@@ -10,7 +10,7 @@ import { VerifiedKeyCache } from './verified-key-cache.js';
 @Injectable()
 export class ApiKeyVerifier {
   constructor(
-    private readonly apiKeys: ApiKeyRecords,
+    private readonly apiKeys: ApiKeyRepository,
     private readonly uses: KeyUseRecorder,
     private readonly cache: VerifiedKeyCache,
   ) {}

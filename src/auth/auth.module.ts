@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AppConfig } from '../config/app-config.js';
 import { ApiKeyGuard } from './api-key.guard.js';
-import { ApiKeyRecords } from './api-key-records.js';
+import { ApiKeyRepository } from './api-key.repository.js';
 import { ApiKeyVerifier } from './api-key-verifier.js';
 import { AuthFailureLimiter } from './auth-failure-limiter.js';
 import { KeyRevocations } from './key-revocations.js';
@@ -12,7 +12,7 @@ import { VerifiedKeyCache } from './verified-key-cache.js';
 
 @Module({
   providers: [
-    ApiKeyRecords,
+    ApiKeyRepository,
     RevocationNotices,
     ApiKeyVerifier,
     AuthFailureLimiter,

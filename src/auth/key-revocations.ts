@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { DatabaseEndpoint } from '../database/database-endpoint.js';
-import type { Transaction } from '../database/request-transaction.js';
+import type { Transaction } from '../database/transactions.js';
 import { RevocationListener } from './revocation-listener.js';
 import { RevocationNotices } from './revocation-notices.js';
 import { VerifiedKeyCache } from './verified-key-cache.js';

@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { ApiKeyRecords } from './api-key-records.js';
+import { ApiKeyRepository } from './api-key.repository.js';
 import { KEY_USE_RECORD_INTERVAL_MS, KeyUseThrottle } from './key-use-throttle.js';
 
 /**
@@ -12,7 +12,7 @@ export class KeyUseRecorder implements OnModuleDestroy {
   private readonly throttle = new KeyUseThrottle();
   private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(private readonly apiKeys: ApiKeyRecords) {}
+  constructor(private readonly apiKeys: ApiKeyRepository) {}
 
   /** What the database holds already, read with the key. */
   noteStored(keyId: string, lastUsedAt: Date | null): void {

@@ -1,7 +1,7 @@
 /* eslint-disable tenancy/unscoped-database-access -- NOTIFYs on the revocation channel, which touch no table */
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database.js';
-import type { Transaction } from '../database/request-transaction.js';
+import type { Transaction } from '../database/transactions.js';
 import { KEY_REVOCATION_CHANNEL } from './revocation-listener.js';
 
 /** The NOTIFYs on the revocation channel, sent through the service's pool. */

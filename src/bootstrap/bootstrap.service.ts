@@ -1,13 +1,13 @@
 /* eslint-disable tenancy/unscoped-database-access -- creates the first organization, workspace and keys of an empty database */
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { apiKeyRecord } from '../keys/api-key-record.js';
+import { apiKeyRecord } from '../keys/api-key.mapper.js';
 import { ApiKeyType } from '../keys/api-key-type.js';
 import { ApiKey } from '../keys/api-key.entity.js';
 import { digestApiKey, generateApiKeyValue } from '../keys/api-key-material.js';
 import { AppConfig } from '../config/app-config.js';
 import { Database } from '../database/database.js';
 import { InjectUnscopedRows } from '../database/feature-repositories.js';
-import { type Transaction, Transactions } from '../database/request-transaction.js';
+import { type Transaction, Transactions } from '../database/transactions.js';
 import type { RowQueries } from '../database/row-queries.js';
 import { Organization } from '../workspaces/entities/organization.entity.js';
 import { Workspace } from '../workspaces/entities/workspace.entity.js';

@@ -21,7 +21,7 @@ export class AppConfig {
   readonly databaseListenUrl: string | undefined;
   /** Connections each process keeps to its PostgreSQL, embedded or not. */
   readonly databasePoolSize: number;
-  /** Statements on the pool are named, so that each connection plans them once (statement-names.ts). */
+  /** Statements on the pool are named, so that each connection plans them once (prepared-statements.ts). */
   readonly databasePreparedStatements: boolean;
   readonly dataDir: string;
   readonly logLevel: LogLevel;

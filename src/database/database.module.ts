@@ -7,9 +7,9 @@ import { Database } from './database.js';
 import { DatabaseEndpoint } from './database-endpoint.js';
 import { dataSourceOptions } from './data-source-options.js';
 import { type EntityClass, scopedRepositoryProvider, unscopedRowsProvider } from './feature-repositories.js';
-import { Transactions } from './request-transaction.js';
+import { Transactions } from './transactions.js';
 import { SchemaMigrator } from './schema-migrator.js';
-import { StatementNames } from './statement-names.js';
+import { PreparedStatements } from './prepared-statements.js';
 
 @Module({
   providers: [{ provide: DatabaseEndpoint, inject: [AppConfig], useFactory: (config: AppConfig) => DatabaseEndpoint.open(config) }],
@@ -28,7 +28,7 @@ const databaseProviders: FactoryProvider[] = [
     useFactory: (dataSource: DataSource, config: AppConfig) =>
       new Database(
         dataSource,
-        new StatementNames(config.databasePreparedStatements, (statement) => platformFor(config.platformTuned).namedStatement(statement)),
+        new PreparedStatements(config.databasePreparedStatements, (statement) => platformFor(config.platformTuned).namedStatement(statement)),
       ),
   },
   { provide: Transactions, inject: [DataSource], useFactory: (dataSource: DataSource) => new Transactions(dataSource) },

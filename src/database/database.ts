@@ -2,8 +2,8 @@ import { Logger } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { type DataSource, QueryFailedError } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
-import { joinedTransaction, queryRunnerOf, type Transaction } from './request-transaction.js';
-import type { StatementNames } from './statement-names.js';
+import { joinedTransaction, queryRunnerOf, type Transaction } from './transactions.js';
+import type { PreparedStatements } from './prepared-statements.js';
 
 /** What runs one statement and answers its rows: the Database, or a recorder in a test of the SQL. */
 export interface StatementRunner {
@@ -32,7 +32,7 @@ export class Database implements StatementRunner {
 
   constructor(
     dataSource: DataSource,
-    private readonly statementNames: StatementNames,
+    private readonly preparedStatements: PreparedStatements,
   ) {
     this.pool = (dataSource.driver as PostgresDriver).master as Pool;
   }
@@ -53,13 +53,13 @@ export class Database implements StatementRunner {
     }
   }
 
-  /** Sent as a named statement, and once more when the name is what was refused (StatementNames.mayRetryAfter). */
+  /** Sent as a named statement, and once more when the name is what was refused (PreparedStatements.mayRetryAfter). */
   private async onPool<R>(sql: string, parameters: unknown[]): Promise<R[]> {
-    const send = async () => (await this.pool.query(this.statementNames.statement(sql), parameters)).rows as R[];
+    const send = async () => (await this.pool.query(this.preparedStatements.statement(sql), parameters)).rows as R[];
     try {
       return await send();
     } catch (error) {
-      if (!this.statementNames.mayRetryAfter(sql, error, warnOfLostStatements)) throw error;
+      if (!this.preparedStatements.mayRetryAfter(sql, error, warnOfLostStatements)) throw error;
       return send();
     }
   }

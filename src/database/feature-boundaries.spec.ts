@@ -28,7 +28,7 @@ describe('feature boundaries', () => {
       "import type { RowQueries } from '../database/row-queries.js';",
       "import { InjectScopedRepository, InjectUnscopedRows } from '../database/feature-repositories.js';",
       "import { InjectScopedRepository } from '../database/feature-repositories.js';",
-      "import { queryRunnerOf, Transactions } from '../database/request-transaction.js';",
+      "import { queryRunnerOf, Transactions } from '../database/transactions.js';",
       "import pg from 'pg';",
     ].join('\n');
     expect(await findings('src/tools/tools.service.ts', source)).toEqual([

@@ -1,7 +1,7 @@
 import type { DeepPartial, EntityMetadata, ObjectLiteral } from 'typeorm';
 import type { ListPosition } from './page-cursor.js';
 import type { StatementRunner } from './database.js';
-import type { Transaction } from './request-transaction.js';
+import type { Transaction } from './transactions.js';
 
 /** Column values to match exactly, by property name. */
 export type Equalities<T> = { [K in keyof T]?: T[K] };

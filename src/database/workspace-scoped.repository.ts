@@ -1,7 +1,7 @@
 import type { DeepPartial, ObjectLiteral } from 'typeorm';
 import { type Page, paginate } from './paginate.js';
 import type { PageQueryDto } from './page-query.dto.js';
-import type { Transaction } from './request-transaction.js';
+import type { Transaction } from './transactions.js';
 import type { Equalities, RowQueries } from './row-queries.js';
 
 export type WorkspaceOwned = ObjectLiteral & { id: string; workspaceId: string | null; createdAt: Date };

@@ -7,13 +7,13 @@ import { NotFoundError, orNotFound, ValidationError } from '../errors/domain-err
 import { HeaderSecrets } from '../secrets/header-secrets.js';
 import { changedColumns } from '../database/changed-columns.js';
 import { InjectScopedRepository } from '../database/feature-repositories.js';
-import { Transactions } from '../database/request-transaction.js';
+import { Transactions } from '../database/transactions.js';
 import type { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import type { CreateFunctionDto } from './dto/create-function.dto.js';
 import type { UpdateFunctionDto } from './dto/update-function.dto.js';
 import { AssistantFunction } from './entities/assistant-function.entity.js';
 import type { FunctionHandler } from './function-handler.js';
-import { handlerRecord, mergeHandler } from './handler-record.js';
+import { handlerRecord, mergeHandler } from './handler.mapper.js';
 import { openApiDocumentProblem } from './openapi-document.js';
 
 @Injectable()

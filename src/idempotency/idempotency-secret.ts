@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { AppConfig } from '../config/app-config.js';
 import { SecretCipher, SecretUnreadableError } from '../secrets/secret-cipher.js';
-import { IdempotencyRecords } from './idempotency-records.js';
+import { IdempotencyRepository } from './idempotency.repository.js';
 
 const SECRET_BYTES = 32;
 
@@ -23,7 +23,7 @@ export class IdempotencySecret implements OnModuleInit {
   private loading: Promise<Buffer> | undefined;
 
   constructor(
-    private readonly records: IdempotencyRecords,
+    private readonly records: IdempotencyRepository,
     config: AppConfig,
   ) {
     this.cipher = new SecretCipher(config.encryptionKey, config.previousEncryptionKeys);

@@ -5,7 +5,7 @@ import type { Principal } from '../auth/principal.js';
 import { presentedApiKey } from '../auth/bearer-token.js';
 import { isRefusedByDatabase } from '../database/database-errors.js';
 import { ConflictError, ValidationError } from '../errors/domain-errors.js';
-import { Transactions } from '../database/request-transaction.js';
+import { Transactions } from '../database/transactions.js';
 import { canonicalText, IDEMPOTENCY_KEY_HEADER, problemWithKey, RecordSecrets } from './idempotency-key.js';
 import { IdempotencySecret } from './idempotency-secret.js';
 import { IdempotencyStore, IN_PROGRESS_MESSAGE, type KeyUse } from './idempotency.store.js';

@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { IdempotencyRecords } from './idempotency-records.js';
+import { IdempotencyRepository } from './idempotency.repository.js';
 import { IdempotencySecret } from './idempotency-secret.js';
 import { IdempotencyInterceptor } from './idempotency.interceptor.js';
 import { IdempotencyStore } from './idempotency.store.js';
@@ -7,7 +7,7 @@ import { IdempotencyStore } from './idempotency.store.js';
 /** Global, so that each controller's @Idempotent() routes can build the interceptor from its own module. */
 @Global()
 @Module({
-  providers: [IdempotencyRecords, IdempotencySecret, IdempotencyStore, IdempotencyInterceptor],
+  providers: [IdempotencyRepository, IdempotencySecret, IdempotencyStore, IdempotencyInterceptor],
   exports: [IdempotencyStore, IdempotencySecret, IdempotencyInterceptor],
 })
 export class IdempotencyModule {}

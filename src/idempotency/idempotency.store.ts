@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { ConflictError } from '../errors/domain-errors.js';
-import type { Transaction } from '../database/request-transaction.js';
+import type { Transaction } from '../database/transactions.js';
 import type { RecordSecrets } from './idempotency-key.js';
-import { IdempotencyRecords, type RecordKey, type StoredUse } from './idempotency-records.js';
+import { IdempotencyRepository, type RecordKey, type StoredUse } from './idempotency.repository.js';
 
 /** A key is remembered for 24 hours after its first use. */
 export const KEY_LIFETIME_SECONDS = 24 * 60 * 60;
@@ -36,7 +36,7 @@ export type ClaimOutcome =
 export class IdempotencyStore {
   private nextSweepAt = 0;
 
-  constructor(private readonly records: IdempotencyRecords) {}
+  constructor(private readonly records: IdempotencyRepository) {}
 
   async claim(use: KeyUse): Promise<ClaimOutcome> {
     await this.sweepWhenDue();

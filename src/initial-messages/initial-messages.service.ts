@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AssistantsService } from '../assistants/assistants.service.js';
 import { InjectScopedRepository } from '../database/feature-repositories.js';
-import { Transactions } from '../database/request-transaction.js';
+import { Transactions } from '../database/transactions.js';
 import type { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import type { InitialMessageInputDto } from './dto/replace-initial-messages.dto.js';
 import { InitialMessage } from './entities/initial-message.entity.js';

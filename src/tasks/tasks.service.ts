@@ -4,7 +4,7 @@ import { orNotFound, ValidationError } from '../errors/domain-errors.js';
 import type { Page } from '../database/paginate.js';
 import { changedColumns } from '../database/changed-columns.js';
 import { InjectScopedRepository } from '../database/feature-repositories.js';
-import { Transactions } from '../database/request-transaction.js';
+import { Transactions } from '../database/transactions.js';
 import type { WorkspaceScopedRepository } from '../database/workspace-scoped.repository.js';
 import type { CreateTaskDto } from './dto/create-task.dto.js';
 import type { TaskListQueryDto } from './dto/task-list-query.dto.js';

@@ -9,7 +9,7 @@ import { NotFoundError, ValidationError } from '../errors/domain-errors.js';
 import type { CreateToolDto } from './dto/create-tool.dto.js';
 import { Tool } from './entities/tool.entity.js';
 import { isToolTypeOffered } from './tool-availability.js';
-import { toolRecord } from './tool-record.js';
+import { toolRecord } from './tool.mapper.js';
 import { ToolTypeUnavailableError } from './tool-type-unavailable.error.js';
 
 @Injectable()

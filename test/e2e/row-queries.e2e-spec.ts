@@ -3,10 +3,10 @@ import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { Assistant } from '../../src/assistants/entities/assistant.entity.js';
 import { Database } from '../../src/database/database.js';
-import { Transactions } from '../../src/database/request-transaction.js';
+import { Transactions } from '../../src/database/transactions.js';
 import type { ListPosition } from '../../src/database/page-cursor.js';
 import { RowQueries } from '../../src/database/row-queries.js';
-import { StatementNames } from '../../src/database/statement-names.js';
+import { PreparedStatements } from '../../src/database/prepared-statements.js';
 import { UNKNOWN_ID } from '../support/unknown.js';
 import { bootstrapWorkspaceId, createAssistant } from '../support/resources.js';
 import { ORGANIZATION_KEY, startTestApp, type TestApp } from '../support/test-app.js';
@@ -70,7 +70,7 @@ describe('RowQueries against the database', () => {
   it('statements a pooler lost are all sent again unprepared, the ones already on their way included', async () => {
     const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 4 });
     try {
-      const database = new Database({ driver: { master: pool } } as unknown as DataSource, new StatementNames(true));
+      const database = new Database({ driver: { master: pool } } as unknown as DataSource, new PreparedStatements(true));
       const sql = 'SELECT x FROM (SELECT $1::int AS x, pg_sleep(0.05)) slept';
       const onEachConnection = () => Promise.all([1, 2, 3, 4].map((x) => database.query(sql, [x])));
       await onEachConnection();

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { apiKeyRecord } from '../../src/keys/api-key-record.js';
+import { apiKeyRecord } from '../../src/keys/api-key.mapper.js';
 import { ApiKeyType } from '../../src/keys/api-key-type.js';
 import type { TestApp } from './test-app.js';
 

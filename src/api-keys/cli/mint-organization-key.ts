@@ -7,7 +7,7 @@ import { AppConfig, ConfigError } from '../../config/app-config.js';
 import { validationExceptionFactory } from '../../validation/validation-exception.factory.js';
 import { ApiKeyType } from '../../keys/api-key-type.js';
 import { CreateApiKeyDto } from '../dto/create-api-key.dto.js';
-import { OrganizationKeyRecords } from '../organization-key-records.js';
+import { OrganizationKeyRepository } from '../organization-key.repository.js';
 import { OrganizationKeysService } from '../organization-keys.service.js';
 import { OrganizationKeyCliModule } from './organization-key-cli.module.js';
 
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     logger: ['error', 'warn'],
   });
   try {
-    const organizationId = await targetOrganization(app.get(OrganizationKeyRecords), organization);
+    const organizationId = await targetOrganization(app.get(OrganizationKeyRepository), organization);
     const { key, value } = await app.get(OrganizationKeysService).issue(organizationId, name, expiresAt === undefined ? null : new Date(expiresAt));
     process.stdout.write(
       [
@@ -65,7 +65,7 @@ async function parsedArguments(): Promise<{ name: string; organization: string |
 }
 
 /** The organization named, or the only one there is. */
-async function targetOrganization(records: OrganizationKeyRecords, named: string | undefined): Promise<string> {
+async function targetOrganization(records: OrganizationKeyRepository, named: string | undefined): Promise<string> {
   const organizations = await records.allOrganizations();
   if (named !== undefined) {
     if (!organizations.some(({ id }) => id === named)) throw new CliError(`No organization has the id ${JSON.stringify(named)}`);

@@ -4,7 +4,7 @@ import { ConfigModule } from '../../config/config.module.js';
 import { DatabaseModule } from '../../database/database.module.js';
 import { Organization } from '../../workspaces/entities/organization.entity.js';
 import { ApiKey } from '../../keys/api-key.entity.js';
-import { OrganizationKeyRecords } from '../organization-key-records.js';
+import { OrganizationKeyRepository } from '../organization-key.repository.js';
 import { OrganizationKeysService } from '../organization-keys.service.js';
 
 /** The database (migrated, as the service would) and the organization keys' own service; no HTTP, no bootstrap. */
@@ -14,7 +14,7 @@ export class OrganizationKeyCliModule {
     return {
       module: OrganizationKeyCliModule,
       imports: [ConfigModule.forRoot(config), DatabaseModule, DatabaseModule.forUnscopedFeature([ApiKey, Organization])],
-      providers: [OrganizationKeysService, OrganizationKeyRecords],
+      providers: [OrganizationKeysService, OrganizationKeyRepository],
     };
   }
 }

@@ -5,7 +5,7 @@ export const HEADER_LIMITS = { maxEntries: MAX_HEADERS, maxNameLength: MAX_HEADE
 
 /**
  * An object of header name to string value, as an MCP client will send them. (A name every
- * JavaScript object has, such as `constructor`, is refused with the body, in json-body-and-query.guard.ts.)
+ * JavaScript object has, such as `constructor`, is refused with the body, in body-and-query-reader.ts.)
  */
 export function IsHeaderMap(): PropertyDecorator {
   return customRule('isHeaderMap', headerMapProblem);

@@ -17,7 +17,7 @@ interface StoredKey {
 
 /** The statements of authentication on api_keys: the lookup by digest and the record of a use. */
 @Injectable()
-export class ApiKeyRecords {
+export class ApiKeyRepository {
   constructor(private readonly database: Database) {}
 
   /** The key whose digest this is, expired or not; null when none. */

@@ -4,7 +4,7 @@ import { type Page, paginate } from '../database/paginate.js';
 import type { PageQueryDto } from '../database/page-query.dto.js';
 import { Database } from '../database/database.js';
 import { InjectUnscopedRows } from '../database/feature-repositories.js';
-import type { Transaction } from '../database/request-transaction.js';
+import type { Transaction } from '../database/transactions.js';
 import type { Equalities, RowQueries } from '../database/row-queries.js';
 import { Organization } from '../workspaces/entities/organization.entity.js';
 import { ApiKeyType } from '../keys/api-key-type.js';
@@ -16,7 +16,7 @@ import { ApiKey } from '../keys/api-key.entity.js';
  * organization's keys nor workspace keys can be reached through it.
  */
 @Injectable()
-export class OrganizationKeyRecords {
+export class OrganizationKeyRepository {
   constructor(
     @InjectUnscopedRows(ApiKey) private readonly keys: RowQueries<ApiKey>,
     @InjectUnscopedRows(Organization) private readonly organizations: RowQueries<Organization>,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { HandlerType, type FunctionHandler } from './function-handler.js';
-import { handlerRecord, mergeHandler } from './handler-record.js';
+import { handlerRecord, mergeHandler } from './handler.mapper.js';
 
 const stored: FunctionHandler = {
   type: HandlerType.REQUEST,

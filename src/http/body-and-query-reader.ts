@@ -66,11 +66,11 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
  * read. Field and query parameter names that every JavaScript object inherits are refused here too:
  * the mappers after this would drop or misread them.
  *
- * A guard rather than an interceptor, though it guards nothing: Nest runs a route with any
+ * A reader, run as a guard (CanActivate) rather than as an interceptor: Nest runs a route with any
  * interceptor through RxJS (a dozen subscribers and a listener for the client going away); without
  * it, GET /tasks/{id} took about a fifth less CPU per request. A request without a body passes synchronously.
  */
-export class JsonBodyAndQueryGuard implements CanActivate {
+export class BodyAndQueryReader implements CanActivate {
   constructor(private readonly bodyTimeoutMs: number) {}
 
   canActivate(context: ExecutionContext): true | Promise<true> {

@@ -20,17 +20,17 @@ const RESULT_TYPE_CHANGED = { code: '0A000', routine: 'RevalidateCachedQuery' };
 const POOLER_LOST_STATEMENT = new Set(['42P05', '26000']);
 
 /**
- * Names for the statements sent on the pool, so that each connection parses and plans a statement
- * once and then only binds and executes it: planning a list page cost PostgreSQL more than running
- * it, and on a machine the database shares, GET .../tools answered a third more requests per second
- * named. Off with DATABASE_PREPARED_STATEMENTS=false, and on the embedded database, which serves
+ * The pool's prepared statements: a name for each statement sent, so that each connection parses
+ * and plans it once and then only binds and executes it: planning a list page cost PostgreSQL more
+ * than running it, and on a machine the database shares, GET .../tools answered a third more
+ * requests per second named. Off with DATABASE_PREPARED_STATEMENTS=false, and on the embedded database, which serves
  * every connection in one session: a reconnected client would prepare a name that session holds.
  *
  * A name is a digest of the text sent, so that it means one statement in every process: were a
  * pooler to hand a statement prepared by one replica to the session of another, the name there
  * would be that same statement, or none.
  */
-export class StatementNames {
+export class PreparedStatements {
   private readonly configs = new Map<string, QueryConfig>();
 
   constructor(

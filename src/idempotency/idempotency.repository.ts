@@ -1,7 +1,7 @@
 /* eslint-disable tenancy/unscoped-database-access -- idempotency records, every statement scoped to the caller */
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database.js';
-import type { Transaction } from '../database/request-transaction.js';
+import type { Transaction } from '../database/transactions.js';
 
 /** Which record: the caller, the route and the digest of the key (RecordSecrets.digest). */
 export interface RecordKey {
@@ -21,7 +21,7 @@ export interface StoredUse {
  * commit on their own, also when sent from inside a request's joined transaction.
  */
 @Injectable()
-export class IdempotencyRecords {
+export class IdempotencyRepository {
   constructor(private readonly database: Database) {}
 
   /**
