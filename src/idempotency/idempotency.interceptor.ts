@@ -29,8 +29,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<Request>();
-    const key = request.header(IDEMPOTENCY_KEY_HEADER);
-    if (key === undefined) return next.handle();
+    const sent = request.headersDistinct[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
+    if (sent === undefined) return next.handle();
+    // Node joins repeated headers with ", ": two keys would be read as one key that neither sent.
+    if (sent.length > 1) throw new ValidationError(`${IDEMPOTENCY_KEY_HEADER} must be sent once`);
+    const [key] = sent;
     const problem = problemWithKey(key);
     if (problem !== undefined) throw new ValidationError(problem);
     return from(this.runOnce(request, key, next, context.switchToHttp().getResponse<Response>()));

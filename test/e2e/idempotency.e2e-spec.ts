@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
@@ -15,6 +17,7 @@ import { OPENAPI_SPEC } from '../support/openapi-documents.js';
 import { CREATE_ROUTES, type DocumentedRoute, keysOf, parametersOf, resolveSchema, tableOfCollection } from '../support/openapi-routes.js';
 import { createAssistant, seedSecondWorkspace } from '../support/resources.js';
 import { OTHER_ORGANIZATION_KEY, seedSecondOrganization } from '../support/second-organization.js';
+import { firstAnswer, rawExchange } from '../support/raw-connection.js';
 import { ServiceProcess } from '../support/service-process.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { ORGANIZATION_KEY, PRIVATE_KEY, startTestApp, type TestApp } from '../support/test-app.js';
@@ -221,6 +224,19 @@ describe('Idempotency-Key', () => {
     ])('refuses a key %s with 400, creating nothing', async (_, key) => {
       const response = await post(ASSISTANTS, PRIVATE_KEY, ASSISTANT, key).expect(400);
       expect(response.body).toEqual(MALFORMED_KEY);
+      expect(await countRows(t, 'assistants')).toBe(0);
+    });
+
+    it('refuses the header sent twice with 400, rather than read the two keys as one', async () => {
+      const server: Server = t.app.getHttpServer();
+      const { port } = server.address() as AddressInfo;
+      const body = JSON.stringify(ASSISTANT);
+      const head = [`POST ${ASSISTANTS} HTTP/1.1`, 'Host: 127.0.0.1', `Authorization: Bearer ${PRIVATE_KEY}`, 'Content-Type: application/json'];
+      const headers = [...head, `Content-Length: ${body.length}`, `${KEY_HEADER}: a`, `${KEY_HEADER}: b`, 'Connection: close'];
+      const { received } = await rawExchange(port, `${headers.join('\r\n')}\r\n\r\n${body}`);
+      const answer = firstAnswer(received)!;
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.body)).toEqual({ error: 'Bad Request', message: 'Idempotency-Key must be sent once' });
       expect(await countRows(t, 'assistants')).toBe(0);
     });
 
