@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { execFile, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
+import { chown, mkdir, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { type AddressInfo, createServer } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -152,13 +152,38 @@ describe('The embedded database, from outside the service', () => {
     expect((await stat(dataDir)).mode & 0o777).toBe(0o755);
     expect(await readdir(dataDir)).toEqual(['notes.txt']);
 
-    const serverDir = join(scratch, 'server');
-    await mkdir(serverDir, { mode: 0o700 });
-    await Promise.all(['PG_VERSION', 'postmaster.opts'].map((name) => writeFile(join(serverDir, name), '18\n')));
-    const server = ServiceProcess.spawn({ DATA_DIR: serverDir });
-    expect(await server.exitCode()).toBe(1);
-    expect(server.output).toContain("is a PostgreSQL server's data directory, not the service's");
-    expect((await readdir(serverDir)).sort()).toEqual(['PG_VERSION', 'postmaster.opts']);
+    // Names the service uses, but a link where a file or directory of its own belongs.
+    const linked = join(scratch, 'linked');
+    await mkdir(linked, { mode: 0o700 });
+    await symlink(join(scratch, 'elsewhere'), join(linked, 'service.pid'));
+    await symlink(scratch, join(linked, 'postgres'));
+    const refused = ServiceProcess.spawn({ DATA_DIR: linked });
+    expect(await refused.exitCode()).toBe(1);
+    expect(refused.output).toContain("holds files that are not the embedded PostgreSQL's (postgres, service.pid)");
+    await expect(stat(join(scratch, 'elsewhere'))).rejects.toThrow();
+
+    if (process.getuid!() === 0) {
+      const othersDir = join(scratch, 'others');
+      await mkdir(othersDir, { mode: 0o755 });
+      await chown(othersDir, 65534, 65534);
+      const notOurs = ServiceProcess.spawn({ DATA_DIR: othersDir });
+      expect(await notOurs.exitCode()).toBe(1);
+      expect(notOurs.output).toContain(`DATA_DIR ${othersDir} belongs to another user`);
+    }
+
+    // A server's data directory (postmaster.opts), and one never started or copied by pg_basebackup.
+    for (const files of [
+      ['PG_VERSION', 'postmaster.opts'],
+      ['PG_VERSION', 'notes.txt'],
+    ]) {
+      const serverDir = join(scratch, files.join('-'));
+      await mkdir(serverDir, { mode: 0o700 });
+      await Promise.all(files.map((name) => writeFile(join(serverDir, name), '18\n')));
+      const server = ServiceProcess.spawn({ DATA_DIR: serverDir });
+      expect(await server.exitCode()).toBe(1);
+      expect(server.output).toContain("holds a PostgreSQL data directory that is not the service's PGlite data");
+      expect((await readdir(serverDir)).sort()).toEqual(files);
+    }
   }, 120_000);
 
   it('starts over a service.pid whose process is gone, even when its pid now names another process', async () => {

@@ -1,6 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { chmod, cp, mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, cp, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import type { PostgresBinaries } from './postgres-binaries.js';
@@ -49,16 +48,16 @@ async function idsOf(name: string): Promise<ClusterUser | undefined> {
 /**
  * As root, PostgreSQL runs as its own user, which must reach the programs: when node_modules lies
  * under a directory only root may enter (a checkout in /root, a 0700 temporary directory), it runs
- * a copy of them made for this start in a directory it can reach, removed when the service stops.
+ * a copy of them that each start makes afresh in DATA_DIR (`copy`), root's and read-only to others.
  */
-export async function binariesRunnableBy(user: ClusterUser, binaries: PostgresBinaries): Promise<PostgresBinaries> {
+export async function binariesRunnableBy(user: ClusterUser, binaries: PostgresBinaries, copy: string): Promise<PostgresBinaries> {
   if (user.uid === undefined || (await runs(user, binaries.postgres))) return binaries;
   const native = dirname(dirname(binaries.postgres));
-  const copy = await mkdtemp(join(tmpdir(), 'amc-pgbin-'));
+  await rm(copy, { recursive: true, force: true });
   await cp(native, copy, { recursive: true, verbatimSymlinks: true });
   await chmod(copy, 0o755);
   const inCopy = (program: string) => join(copy, relative(native, program));
-  return { postgres: inCopy(binaries.postgres), initdb: inCopy(binaries.initdb), pg_ctl: inCopy(binaries.pg_ctl), copiedTo: copy };
+  return { postgres: inCopy(binaries.postgres), initdb: inCopy(binaries.initdb), pg_ctl: inCopy(binaries.pg_ctl) };
 }
 
 function runs(user: ClusterUser, program: string): Promise<boolean> {

@@ -1,5 +1,5 @@
-import { chmod, chown, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { chmod, chown, lstat, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { ClusterUser } from './cluster-user.js';
 
 /** Where, under DATA_DIR, each part lives. */
@@ -10,11 +10,13 @@ export function embeddedPaths(dataDir: string) {
     log: join(cluster, 'server.log'),
     password: join(dataDir, 'postgres.password'),
     owner: join(dataDir, 'service.pid'),
+    binariesCopy: join(dataDir, 'postgres-bin'),
   };
 }
 
-/** What the service keeps in DATA_DIR (postgres.log: the server's log before it moved into the cluster). */
-const OWN_ENTRIES = new Set(['postgres', 'postgres.password', 'postgres.log', 'service.pid', 'pglite', 'lost+found']);
+/** What the service keeps in DATA_DIR, and of what kind each entry must be: never a link, never a FIFO. */
+const OWN_DIRECTORIES = new Set(['postgres', 'postgres-bin', 'pglite', 'lost+found']);
+const OWN_FILES = new Set(['postgres.password', 'service.pid']);
 const OWN_PREFIXES = ['pglite-reading-'];
 
 /**
@@ -25,8 +27,21 @@ const OWN_PREFIXES = ['pglite-reading-'];
  * writes there (the password, service.pid), so it cannot turn them into links to elsewhere.
  */
 export async function prepareDataDirectory(dataDir: string, user: ClusterUser): Promise<void> {
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const foreign = (await readdir(dataDir)).filter((name) => !OWN_ENTRIES.has(name) && !OWN_PREFIXES.some((prefix) => name.startsWith(prefix)));
+  await mkdir(dirname(dataDir), { recursive: true, mode: 0o755 });
+  await mkdir(dataDir, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error;
+  });
+  const uid = process.getuid?.();
+  if (uid !== undefined && (await stat(dataDir)).uid !== uid) {
+    throw new Error(`DATA_DIR ${dataDir} belongs to another user: it must be the service's own (or new)`);
+  }
+  const foreign: string[] = [];
+  for (const name of await readdir(dataDir)) {
+    const entry = await lstat(join(dataDir, name));
+    const expected =
+      OWN_DIRECTORIES.has(name) || OWN_PREFIXES.some((prefix) => name.startsWith(prefix)) ? entry.isDirectory() : OWN_FILES.has(name) && entry.isFile();
+    if (!expected) foreign.push(name);
+  }
   if (foreign.length > 0) {
     throw new Error(
       `DATA_DIR ${dataDir} holds files that are not the embedded PostgreSQL's (${foreign.slice(0, 5).join(', ')}): ` +
@@ -41,7 +56,7 @@ export async function prepareDataDirectory(dataDir: string, user: ClusterUser): 
     await chmod(dataDir, 0o700);
     return;
   }
-  await chown(dataDir, process.getuid!(), user.gid!);
+  await chown(dataDir, uid!, user.gid!);
   await chmod(dataDir, 0o710);
   await chown(cluster, user.uid, user.gid!);
   await chmod(cluster, 0o700);
@@ -63,7 +78,7 @@ export async function claimDataDirectory(ownerFile: string): Promise<void> {
 
 async function isAlive(pid: number, recordedStart: string | undefined): Promise<boolean> {
   const startedAt = await startTimeOf(pid);
-  if (startedAt !== undefined) return recordedStart === undefined || recordedStart === '' || startedAt === recordedStart;
+  if (startedAt !== undefined) return startedAt === recordedStart;
   try {
     process.kill(pid, 0);
     return process.platform !== 'linux';

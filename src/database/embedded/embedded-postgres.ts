@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, chown, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { constants, rmSync } from 'node:fs';
+import { chmod, chown, lstat, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { binariesRunnableBy, type ClusterUser, clusterUser, mustReach } from './cluster-user.js';
@@ -14,6 +15,7 @@ const MAX_SOCKET_PATH_BYTES = 103;
 const SOCKET_PORT = 5432;
 
 const SOCKET_DIR_PREFIX = 'amc-db-';
+const INITDB_PASSWORD_FILE = 'password';
 
 /** How long PostgreSQL may take to start, or to stop after finishing its clients' work. */
 const PG_CTL_TIMEOUT_SECONDS = 60;
@@ -47,11 +49,13 @@ export class EmbeddedPostgres {
     await prepareDataDirectory(dataDir, user);
     if (user.uid !== undefined) await mustReach(user, dataDir, paths.cluster);
     await claimDataDirectory(paths.owner);
-    const binaries = await binariesRunnableBy(user, await postgresBinaries());
-    const password = await readFile(paths.password, 'utf8').catch(() => undefined);
-    const cluster = new EmbeddedPostgres(binaries, user, dataDir, await socketDirectory(user), password ?? randomBytes(24).toString('base64url'), tcpPort);
+    const binaries = await binariesRunnableBy(user, await postgresBinaries(), paths.binariesCopy);
+    const stored = await readFile(paths.password, 'utf8').catch(() => undefined);
+    const password = stored ?? randomBytes(24).toString('base64url');
+    const socketDir = await socketDirectory(user, stored === undefined ? password : undefined);
+    const cluster = new EmbeddedPostgres(binaries, user, dataDir, socketDir, password, tcpPort);
     try {
-      if (password === undefined) await cluster.initialise();
+      if (stored === undefined) await cluster.initialise();
       await cluster.stopOrphan();
       await cluster.pgCtl(['start', '-w', '-t', String(PG_CTL_TIMEOUT_SECONDS), '-l', paths.log, '-o', cluster.serverOptions()]);
     } catch (error) {
@@ -82,11 +86,11 @@ export class EmbeddedPostgres {
    */
   private readonly stopAtExit = () => {
     spawnSync(this.binaries.pg_ctl, ['-D', embeddedPaths(this.dataDir).cluster, 'stop', '-w', '-m', 'fast'], { ...this.user, cwd: '/', stdio: 'ignore' });
+    rmSync(this.socketDir, { recursive: true, force: true });
   };
 
   private async removeScratch(): Promise<void> {
     await rm(this.socketDir, { recursive: true, force: true });
-    if (this.binaries.copiedTo !== undefined) await rm(this.binaries.copiedTo, { recursive: true, force: true });
   }
 
   /**
@@ -96,7 +100,7 @@ export class EmbeddedPostgres {
   private async initialise(): Promise<void> {
     const { cluster, password } = embeddedPaths(this.dataDir);
     if (
-      await readFile(join(cluster, 'postmaster.opts')).then(
+      await lstat(join(cluster, 'postmaster.opts')).then(
         () => true,
         () => false,
       )
@@ -105,11 +109,10 @@ export class EmbeddedPostgres {
         `The embedded PostgreSQL in ${cluster} has data but its password file ${password} is missing: restore it, or move the cluster away to start afresh`,
       );
     }
-    await emptyDirectory(cluster);
-    // initdb reads the password from a file: one in the socket's directory, which only the cluster's user may enter.
-    const passwordForInitdb = join(this.socketDir, 'password');
-    await writeFile(passwordForInitdb, `${this.password}\n`, { mode: 0o600 });
-    if (this.user.uid !== undefined) await chown(passwordForInitdb, this.user.uid, this.user.gid!);
+    // What an initdb that never finished left: removed by the cluster's user, whose directory it is.
+    await this.runAsClusterUser('find', [cluster, '-mindepth', '1', '-delete']);
+    // initdb reads the password from a file: one in the socket's directory (socketDirectory), which only the cluster's user may enter.
+    const passwordForInitdb = join(this.socketDir, INITDB_PASSWORD_FILE);
     try {
       await this.runAsClusterUser(this.binaries.initdb, [
         ...['-D', cluster, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${passwordForInitdb}`],
@@ -123,7 +126,7 @@ export class EmbeddedPostgres {
 
   /** A server left running by a service that was killed outright: stopped cleanly, its socket directory removed. */
   private async stopOrphan(): Promise<void> {
-    const pidFile = await readFile(join(embeddedPaths(this.dataDir).cluster, 'postmaster.pid'), 'utf8').catch(() => undefined);
+    const pidFile = await readPostmasterPid(join(embeddedPaths(this.dataDir).cluster, 'postmaster.pid'));
     if (pidFile === undefined) return;
     const running = await this.pgCtl(['status']).then(
       () => true,
@@ -131,10 +134,16 @@ export class EmbeddedPostgres {
     );
     if (running) await this.pgCtl(['stop', '-w', '-m', 'fast', '-t', String(PG_CTL_TIMEOUT_SECONDS)]);
     // The fifth line of postmaster.pid names the socket directory the server listened in.
-    const oldSocketDir = pidFile.split('\n')[4]?.trim();
-    if (oldSocketDir !== undefined && basename(oldSocketDir).startsWith(SOCKET_DIR_PREFIX) && dirname(oldSocketDir) === tmpdir()) {
+    const oldSocketDir = pidFile.split('\n')[4]?.trim() ?? '';
+    const ours = dirname(oldSocketDir) === tmpdir() && /^amc-db-[A-Za-z0-9]{6}$/.test(basename(oldSocketDir));
+    if (
+      ours &&
+      (await lstat(oldSocketDir).then(
+        (stats) => stats.isDirectory(),
+        () => false,
+      ))
+    )
       await rm(oldSocketDir, { recursive: true, force: true });
-    }
   }
 
   private serverOptions(): string {
@@ -166,19 +175,41 @@ export class EmbeddedPostgres {
   }
 }
 
-async function socketDirectory(user: ClusterUser): Promise<string> {
+/**
+ * The socket's directory, new for each start. When a cluster is to be made, initdb's password file
+ * is written in it first (created, never opened through an existing name), while the directory is
+ * still the service's own: the cluster's user, who owns it from then on, never had a moment to
+ * plant a link where the service writes.
+ */
+async function socketDirectory(user: ClusterUser, passwordForInitdb: string | undefined): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), SOCKET_DIR_PREFIX));
   const socket = join(dir, `.s.PGSQL.${SOCKET_PORT}`);
   if (Buffer.byteLength(socket) > MAX_SOCKET_PATH_BYTES || !SHELL_SAFE_PATH.test(dir)) {
     await rm(dir, { recursive: true, force: true });
     throw new Error(`The embedded database's socket path ${socket} is too long or holds characters it cannot be given: set TMPDIR to a short, plain directory`);
   }
+  if (passwordForInitdb !== undefined) {
+    const file = await open(join(dir, INITDB_PASSWORD_FILE), 'wx', 0o600);
+    try {
+      await file.writeFile(`${passwordForInitdb}\n`);
+      if (user.uid !== undefined) await file.chown(user.uid, user.gid!);
+    } finally {
+      await file.close();
+    }
+  }
   await chmod(dir, 0o700);
   if (user.uid !== undefined) await chown(dir, user.uid, user.gid!);
   return dir;
 }
 
-/** What an initdb that never finished left in the cluster's directory, which is kept: it is the cluster user's. */
-async function emptyDirectory(dir: string): Promise<void> {
-  for (const entry of await readdir(dir)) await rm(join(dir, entry), { recursive: true, force: true });
+/** postmaster.pid, read only if it is a small regular file: it lies in a directory of the cluster's user. */
+async function readPostmasterPid(path: string): Promise<string | undefined> {
+  const file = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined);
+  if (file === undefined) return undefined;
+  try {
+    const stats = await file.stat();
+    return stats.isFile() && stats.size <= 4096 ? await file.readFile('utf8') : undefined;
+  } finally {
+    await file.close();
+  }
 }

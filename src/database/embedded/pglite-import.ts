@@ -1,5 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import { access, cp, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { DataSource, MigrationExecutor } from 'typeorm';
@@ -34,14 +35,14 @@ const exists = (path: string) =>
  */
 export async function setAsidePgliteData(dataDir: string, logger: LoggerService): Promise<void> {
   if (!(await exists(join(dataDir, 'PG_VERSION')))) return;
-  // A server writes postmaster.opts at every start; PGlite, which runs no server, never does.
-  if (await exists(join(dataDir, 'postmaster.opts'))) {
+  const aside = pgliteAsidePath(dataDir);
+  // An aside directory already there is a move of the service's own that a crash interrupted.
+  if (!(await exists(aside)) && !(await isServicePgliteData(dataDir))) {
     throw new Error(
-      `DATA_DIR ${dataDir} is a PostgreSQL server's data directory, not the service's: ` +
-        'point DATABASE_URL at that server, or give DATA_DIR an empty directory',
+      `DATA_DIR ${dataDir} holds a PostgreSQL data directory that is not the service's PGlite data: ` +
+        'point DATABASE_URL at its server, or give DATA_DIR an empty directory; nothing in it was changed',
     );
   }
-  const aside = pgliteAsidePath(dataDir);
   await mkdir(aside, { recursive: true, mode: 0o700 });
   const entries = (await readdir(dataDir)).filter((name) => name !== 'pglite' && name !== 'PG_VERSION');
   for (const name of entries) await rename(join(dataDir, name), join(aside, name));
@@ -60,12 +61,12 @@ export async function setAsidePgliteData(dataDir: string, logger: LoggerService)
 export async function importPgliteData(dataDir: string, url: string, logger: LoggerService): Promise<void> {
   const aside = pgliteAsidePath(dataDir);
   if (!(await exists(join(aside, 'PG_VERSION')))) return;
+  await removeEarlierCopies(dataDir);
   const target = new pg.Client({ connectionString: url });
   await target.connect();
   try {
     if (await tableExists(target, IMPORT_RECORD)) return;
     await startAfresh(target);
-    await removeEarlierCopies(dataDir);
     const scratch = await mkdtemp(join(dataDir, SCRATCH_PREFIX));
     try {
       await cp(aside, scratch, { recursive: true });
@@ -82,6 +83,32 @@ export async function importPgliteData(dataDir: string, url: string, logger: Log
     }
   } finally {
     await target.end();
+  }
+}
+
+/**
+ * Whether DATA_DIR is PGlite data the service wrote: PGlite opens a copy of it (a server's data
+ * directory, which it cannot open, is refused before anything moves) and finds the service's
+ * migrations table there.
+ */
+async function isServicePgliteData(dataDir: string): Promise<boolean> {
+  // A server writes postmaster.opts at every start; PGlite, which runs no server, never does.
+  if (await exists(join(dataDir, 'postmaster.opts'))) return false;
+  const scratch = await mkdtemp(join(tmpdir(), 'amc-pglite-check-'));
+  try {
+    await cp(dataDir, scratch, { recursive: true, filter: (source) => !source.startsWith(pgliteAsidePath(dataDir)) });
+    const { PGlite } = await import('@electric-sql/pglite');
+    const database = (await PGlite.create(scratch)) as PgliteDatabase;
+    try {
+      await database.query('SELECT name FROM migrations LIMIT 1');
+      return true;
+    } finally {
+      await database.close();
+    }
+  } catch {
+    return false;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
   }
 }
 

