@@ -21,8 +21,13 @@ function loadConfig(): AppConfig {
 const logger = new Logger('Main');
 const config = loadConfig();
 const rootLogger = createRootLogger(config);
+// Until the app can close gracefully, a stop signal exits at once, through 'exit', where an embedded
+// PostgreSQL already started stops with it; the default action would kill the process and leave it running.
+const exitDuringStartUp = (signal: NodeJS.Signals) => process.exit(signal === 'SIGINT' ? 130 : 143);
+process.once('SIGTERM', exitDuringStartUp).once('SIGINT', exitDuringStartUp);
 try {
   const app = await createApp(config, rootLogger);
+  process.removeListener('SIGTERM', exitDuringStartUp).removeListener('SIGINT', exitDuringStartUp);
   closeGracefullyOnSignals(app, config.shutdownTimeoutMs);
   await app.listen(config.port);
   const { port } = app.getHttpServer().address() as AddressInfo;

@@ -1,14 +1,15 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { execFile, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { chown, mkdir, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chown, mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { type AddressInfo, createServer } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { isRunning } from '../support/processes.js';
 import { scratchDirectory } from '../support/scratch-directory.js';
-import { send } from '../support/service-client.js';
+import { eventually, send } from '../support/service-client.js';
 import { ServiceProcess } from '../support/service-process.js';
 
 const run = promisify(execFile);
@@ -211,5 +212,55 @@ describe('The embedded database, from outside the service', () => {
     } finally {
       taken.close();
     }
+  }, 120_000);
+
+  it('removes no directory a forged postmaster.pid names, and refuses a PGlite DATA_DIR of another user before moving anything', async () => {
+    if (process.getuid!() !== 0) return;
+    scratch = await scratchDirectory('amc-access-');
+    const dataDir = join(scratch, 'data');
+    const first = await ServiceProcess.start({ DATA_DIR: dataDir });
+    expect(await first.stop()).toBe(0);
+    const victim = await mkdtemp(join(tmpdir(), 'amc-db-'));
+    await writeFile(join(victim, 'kept'), 'x');
+    await run('chown', ['-R', '65534:65534', victim]);
+    try {
+      // What the cluster's user could write: a postmaster.pid naming someone else's directory.
+      await writeFile(join(dataDir, 'postgres', 'postmaster.pid'), `999999\n${join(dataDir, 'postgres')}\n1\n5432\n${victim}\n`);
+      const next = await ServiceProcess.start({ DATA_DIR: dataDir });
+      running.push(next);
+      expect(await readFile(join(victim, 'kept'), 'utf8')).toBe('x');
+    } finally {
+      await rm(victim, { recursive: true, force: true });
+    }
+
+    const othersPglite = join(scratch, 'pglite-of-nobody');
+    await mkdir(othersPglite);
+    await writeFile(join(othersPglite, 'PG_VERSION'), '18\n');
+    await run('chown', ['-R', '65534:65534', othersPglite]);
+    const refused = ServiceProcess.spawn({ DATA_DIR: othersPglite });
+    expect(await refused.exitCode()).toBe(1);
+    expect(refused.output).toContain('belongs to another user');
+    expect(await readdir(othersPglite)).toEqual(['PG_VERSION']);
+  }, 120_000);
+
+  it('names an empty password file instead of retrying a login that cannot succeed', async () => {
+    scratch = await scratchDirectory('amc-access-');
+    const dataDir = join(scratch, 'data');
+    const first = await ServiceProcess.start({ DATA_DIR: dataDir });
+    expect(await first.stop()).toBe(0);
+    await writeFile(join(dataDir, 'postgres.password'), '');
+    const refused = ServiceProcess.spawn({ DATA_DIR: dataDir });
+    expect(await refused.exitCode()).toBe(1);
+    expect(refused.output).toContain(`password file ${join(dataDir, 'postgres.password')} is empty`);
+  }, 120_000);
+
+  it('stops its PostgreSQL when a stop signal comes during start-up', async () => {
+    scratch = await scratchDirectory('amc-access-');
+    const dataDir = join(scratch, 'data');
+    const starting = ServiceProcess.spawn({ DATA_DIR: dataDir });
+    expect(await eventually(() => Promise.resolve(starting.output.includes('Using the embedded PostgreSQL')), 60_000)).toBe(true);
+    await starting.stop('SIGTERM');
+    const postmaster = Number((await readFile(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').catch(() => '0')).split('\n')[0]);
+    expect(postmaster === 0 || !(await isRunning(postmaster))).toBe(true);
   }, 120_000);
 });

@@ -2,6 +2,16 @@ import { chmod, chown, lstat, mkdir, readdir, readFile, stat, writeFile } from '
 import { dirname, join } from 'node:path';
 import type { ClusterUser } from './cluster-user.js';
 
+/** DATA_DIR, when it exists, must be the service user's: checked before anything in it is read or moved. */
+export async function assertOwnDirectory(dataDir: string): Promise<void> {
+  const uid = process.getuid?.();
+  const owner = await stat(dataDir).then(
+    (stats) => stats.uid,
+    () => uid,
+  );
+  if (uid !== undefined && owner !== uid) throw new Error(`DATA_DIR ${dataDir} belongs to another user: it must be the service's own (or new)`);
+}
+
 /** Where, under DATA_DIR, each part lives. */
 export function embeddedPaths(dataDir: string) {
   const cluster = join(dataDir, 'postgres');
@@ -31,10 +41,8 @@ export async function prepareDataDirectory(dataDir: string, user: ClusterUser): 
   await mkdir(dataDir, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'EEXIST') throw error;
   });
+  await assertOwnDirectory(dataDir);
   const uid = process.getuid?.();
-  if (uid !== undefined && (await stat(dataDir)).uid !== uid) {
-    throw new Error(`DATA_DIR ${dataDir} belongs to another user: it must be the service's own (or new)`);
-  }
   const foreign: string[] = [];
   for (const name of await readdir(dataDir)) {
     const entry = await lstat(join(dataDir, name));
@@ -87,8 +95,12 @@ async function isAlive(pid: number, recordedStart: string | undefined): Promise<
   }
 }
 
-/** Field 22 of /proc/<pid>/stat: when the process started, in clock ticks since boot; undefined off Linux or for no such process. */
+/**
+ * Field 22 of /proc/<pid>/stat: when the process started, in clock ticks since boot; 'dead' for a
+ * zombie not yet reaped; undefined off Linux or for no such process.
+ */
 async function startTimeOf(pid: number): Promise<string | undefined> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
-  return stat?.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  const fields = stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return fields?.[0] === 'Z' ? 'dead' : fields?.[19];
 }

@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { constants, rmSync } from 'node:fs';
-import { chmod, chown, lstat, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { chmod, chown, lstat, mkdtemp, open, readFile, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { binariesRunnableBy, type ClusterUser, clusterUser, mustReach } from './cluster-user.js';
@@ -51,6 +51,7 @@ export class EmbeddedPostgres {
     await claimDataDirectory(paths.owner);
     const binaries = await binariesRunnableBy(user, await postgresBinaries(), paths.binariesCopy);
     const stored = await readFile(paths.password, 'utf8').catch(() => undefined);
+    if (stored === '') throw new Error(`The embedded PostgreSQL's password file ${paths.password} is empty: restore it from a backup of DATA_DIR`);
     const password = stored ?? randomBytes(24).toString('base64url');
     const socketDir = await socketDirectory(user, stored === undefined ? password : undefined);
     const cluster = new EmbeddedPostgres(binaries, user, dataDir, socketDir, password, tcpPort);
@@ -86,11 +87,11 @@ export class EmbeddedPostgres {
    */
   private readonly stopAtExit = () => {
     spawnSync(this.binaries.pg_ctl, ['-D', embeddedPaths(this.dataDir).cluster, 'stop', '-w', '-m', 'fast'], { ...this.user, cwd: '/', stdio: 'ignore' });
-    rmSync(this.socketDir, { recursive: true, force: true });
+    spawnSync('rm', ['-rf', '--', this.socketDir], { ...this.user, cwd: '/', stdio: 'ignore' });
   };
 
   private async removeScratch(): Promise<void> {
-    await rm(this.socketDir, { recursive: true, force: true });
+    await this.removeAsClusterUser(this.socketDir);
   }
 
   /**
@@ -121,7 +122,7 @@ export class EmbeddedPostgres {
     } finally {
       await rm(passwordForInitdb, { force: true });
     }
-    await writeFile(password, this.password, { mode: 0o600 });
+    await writeDurably(password, this.password);
   }
 
   /** A server left running by a service that was killed outright: stopped cleanly, its socket directory removed. */
@@ -135,15 +136,16 @@ export class EmbeddedPostgres {
     if (running) await this.pgCtl(['stop', '-w', '-m', 'fast', '-t', String(PG_CTL_TIMEOUT_SECONDS)]);
     // The fifth line of postmaster.pid names the socket directory the server listened in.
     const oldSocketDir = pidFile.split('\n')[4]?.trim() ?? '';
-    const ours = dirname(oldSocketDir) === tmpdir() && /^amc-db-[A-Za-z0-9]{6}$/.test(basename(oldSocketDir));
-    if (
-      ours &&
-      (await lstat(oldSocketDir).then(
-        (stats) => stats.isDirectory(),
-        () => false,
-      ))
-    )
-      await rm(oldSocketDir, { recursive: true, force: true });
+    if (dirname(oldSocketDir) === tmpdir() && /^amc-db-[A-Za-z0-9]{6}$/.test(basename(oldSocketDir))) await this.removeAsClusterUser(oldSocketDir);
+  }
+
+  /**
+   * Directories the cluster's user owns (the socket's) are removed by that user: root walking a tree
+   * another user can change while it walks could be led to delete anything, and that user can only
+   * delete what it could anyway.
+   */
+  private async removeAsClusterUser(dir: string): Promise<void> {
+    await this.runAsClusterUser('rm', ['-rf', '--', dir]).catch(() => undefined);
   }
 
   private serverOptions(): string {
@@ -212,4 +214,18 @@ async function readPostmasterPid(path: string): Promise<string | undefined> {
   } finally {
     await file.close();
   }
+}
+
+/** A new file that is either whole or absent after a crash: written beside, flushed, then renamed. */
+async function writeDurably(path: string, content: string): Promise<void> {
+  const draft = `${path}.new`;
+  await rm(draft, { force: true });
+  const file = await open(draft, 'wx', 0o600);
+  try {
+    await file.writeFile(content);
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  await rename(draft, path);
 }

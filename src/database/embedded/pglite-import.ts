@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { DataSource, MigrationExecutor } from 'typeorm';
 import { dataSourceOptions } from '../data-source-options.js';
+import { assertOwnDirectory } from './data-directory.js';
 import { MIGRATIONS } from '../schema.js';
 
 /** Rows read and written per statement while importing. */
@@ -34,6 +35,7 @@ const exists = (path: string) =>
  * DATA_DIR to itself.
  */
 export async function setAsidePgliteData(dataDir: string, logger: LoggerService): Promise<void> {
+  await assertOwnDirectory(dataDir);
   if (!(await exists(join(dataDir, 'PG_VERSION')))) return;
   const aside = pgliteAsidePath(dataDir);
   // An aside directory already there is a move of the service's own that a crash interrupted.
