@@ -248,10 +248,16 @@ describe('The embedded database, from outside the service', () => {
     const dataDir = join(scratch, 'data');
     const first = await ServiceProcess.start({ DATA_DIR: dataDir });
     expect(await first.stop()).toBe(0);
-    await writeFile(join(dataDir, 'postgres.password'), '');
+    const password = await readFile(join(dataDir, 'postgres.password'), 'utf8');
+    await writeFile(join(dataDir, 'postgres.password'), '\n');
     const refused = ServiceProcess.spawn({ DATA_DIR: dataDir });
     expect(await refused.exitCode()).toBe(1);
     expect(refused.output).toContain(`password file ${join(dataDir, 'postgres.password')} is empty`);
+
+    // A draft a crash left while the file was being written does not stand in the way.
+    await writeFile(join(dataDir, 'postgres.password'), password);
+    await writeFile(join(dataDir, 'postgres.password.new'), '');
+    running.push(await ServiceProcess.start({ DATA_DIR: dataDir }));
   }, 120_000);
 
   it('stops its PostgreSQL when a stop signal comes during start-up', async () => {

@@ -26,7 +26,7 @@ export function embeddedPaths(dataDir: string) {
 
 /** What the service keeps in DATA_DIR, and of what kind each entry must be: never a link, never a FIFO. */
 const OWN_DIRECTORIES = new Set(['postgres', 'postgres-bin', 'pglite', 'lost+found']);
-const OWN_FILES = new Set(['postgres.password', 'service.pid']);
+const OWN_FILES = new Set(['postgres.password', 'postgres.password.new', 'service.pid']);
 const OWN_PREFIXES = ['pglite-reading-'];
 
 /**

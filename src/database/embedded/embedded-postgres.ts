@@ -51,19 +51,20 @@ export class EmbeddedPostgres {
     await claimDataDirectory(paths.owner);
     const binaries = await binariesRunnableBy(user, await postgresBinaries(), paths.binariesCopy);
     const stored = await readFile(paths.password, 'utf8').catch(() => undefined);
-    if (stored === '') throw new Error(`The embedded PostgreSQL's password file ${paths.password} is empty: restore it from a backup of DATA_DIR`);
+    if (stored?.trim() === '') throw new Error(`The embedded PostgreSQL's password file ${paths.password} is empty: restore it from a backup of DATA_DIR`);
     const password = stored ?? randomBytes(24).toString('base64url');
     const socketDir = await socketDirectory(user, stored === undefined ? password : undefined);
     const cluster = new EmbeddedPostgres(binaries, user, dataDir, socketDir, password, tcpPort);
     try {
       if (stored === undefined) await cluster.initialise();
       await cluster.stopOrphan();
+      // Registered before the server starts: a stop signal while pg_ctl waits for it must stop it too.
+      process.once('exit', cluster.stopAtExit);
       await cluster.pgCtl(['start', '-w', '-t', String(PG_CTL_TIMEOUT_SECONDS), '-l', paths.log, '-o', cluster.serverOptions()]);
     } catch (error) {
       await cluster.removeScratch();
       throw error;
     }
-    process.once('exit', cluster.stopAtExit);
     return cluster;
   }
 
