@@ -9,6 +9,15 @@ const run = promisify(execFile);
 /** The system account the embedded PostgreSQL runs as when the service runs as root. */
 export const CLUSTER_USER_NAME = 'amc-postgres';
 
+/**
+ * How every process of the cluster's user is spawned: as that user, from `/`, and with an environment
+ * of its own. The service's environment holds ENCRYPTION_KEY and the other secrets, and any process
+ * of that user can read the environment of another.
+ */
+export function asClusterUser(user: ClusterUser) {
+  return { ...user, cwd: '/', env: { PATH: process.env.PATH, LC_ALL: 'C', TZ: 'UTC' } };
+}
+
 /** Who the cluster's processes run as: the service's own user, or a dedicated one for root. */
 export interface ClusterUser {
   /** Unset: the service's own user. */
@@ -62,7 +71,7 @@ export async function binariesRunnableBy(user: ClusterUser, binaries: PostgresBi
 
 function runs(user: ClusterUser, program: string): Promise<boolean> {
   return new Promise((resolve) => {
-    const child = spawn(program, ['--version'], { ...user, cwd: '/', stdio: 'ignore' });
+    const child = spawn(program, ['--version'], { ...asClusterUser(user), stdio: 'ignore' });
     child.on('error', () => resolve(false));
     child.on('close', (code) => resolve(code === 0));
   });
@@ -71,7 +80,7 @@ function runs(user: ClusterUser, program: string): Promise<boolean> {
 /** The data directory's parents must let the cluster's user through to its cluster: say so, rather than fail inside initdb. */
 export async function mustReach(user: ClusterUser, dataDir: string, cluster: string): Promise<void> {
   const reachable = await new Promise<boolean>((resolve) => {
-    const child = spawn('test', ['-x', dataDir, '-a', '-w', cluster], { ...user, cwd: '/', stdio: 'ignore' });
+    const child = spawn('test', ['-x', dataDir, '-a', '-w', cluster], { ...asClusterUser(user), stdio: 'ignore' });
     child.on('error', () => resolve(false));
     child.on('close', (code) => resolve(code === 0));
   });

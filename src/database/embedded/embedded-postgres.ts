@@ -4,7 +4,7 @@ import { constants } from 'node:fs';
 import { chmod, chown, lstat, mkdtemp, open, readFile, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { binariesRunnableBy, type ClusterUser, clusterUser, mustReach } from './cluster-user.js';
+import { asClusterUser, binariesRunnableBy, type ClusterUser, clusterUser, mustReach } from './cluster-user.js';
 import { claimDataDirectory, embeddedPaths, prepareDataDirectory } from './data-directory.js';
 import { type PostgresBinaries, postgresBinaries } from './postgres-binaries.js';
 
@@ -87,8 +87,8 @@ export class EmbeddedPostgres {
    * leaves it running, for the next start to stop.
    */
   private readonly stopAtExit = () => {
-    spawnSync(this.binaries.pg_ctl, ['-D', embeddedPaths(this.dataDir).cluster, 'stop', '-w', '-m', 'fast'], { ...this.user, cwd: '/', stdio: 'ignore' });
-    spawnSync('rm', ['-rf', '--', this.socketDir], { ...this.user, cwd: '/', stdio: 'ignore' });
+    spawnSync(this.binaries.pg_ctl, ['-D', embeddedPaths(this.dataDir).cluster, 'stop', '-w', '-m', 'fast'], { ...asClusterUser(this.user), stdio: 'ignore' });
+    spawnSync('rm', ['-rf', '--', this.socketDir], { ...asClusterUser(this.user), stdio: 'ignore' });
   };
 
   private async removeScratch(): Promise<void> {
@@ -160,12 +160,7 @@ export class EmbeddedPostgres {
 
   private runAsClusterUser(program: string, args: string[]): Promise<string> {
     return new Promise((resolve, reject) => {
-      const child = spawn(program, args, {
-        ...this.user,
-        cwd: '/',
-        env: { PATH: process.env.PATH, LC_ALL: 'C', TZ: 'UTC' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(program, args, { ...asClusterUser(this.user), stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
