@@ -269,4 +269,18 @@ describe('The embedded database, from outside the service', () => {
     const postmaster = Number((await readFile(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').catch(() => '0')).split('\n')[0]);
     expect(postmaster === 0 || !(await isRunning(postmaster))).toBe(true);
   }, 120_000);
+
+  it('stops initdb and removes its password file when a stop signal comes while the cluster is being made', async () => {
+    if (process.getuid!() !== 0) return;
+    scratch = await scratchDirectory('amc-access-');
+    const dataDir = join(scratch, 'data');
+    const temporary = join(scratch, 'tmp');
+    await mkdir(temporary, { mode: 0o755 });
+    const initdbOf = async () => (await run('pgrep', ['-f', `initdb -D ${dataDir}/postgres`]).catch(() => ({ stdout: '' }))).stdout.trim();
+    const starting = ServiceProcess.spawn({ DATA_DIR: dataDir, TMPDIR: temporary });
+    expect(await eventually(async () => (await initdbOf()) !== '', 60_000)).toBe(true);
+    await starting.stop('SIGTERM');
+    expect(await eventually(async () => (await initdbOf()) === '', 5_000)).toBe(true);
+    expect(await readdir(temporary)).toEqual([]);
+  }, 120_000);
 });

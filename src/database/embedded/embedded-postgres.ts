@@ -1,7 +1,7 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { chmod, chown, lstat, mkdtemp, open, readFile, rename, rm } from 'node:fs/promises';
+import { constants, rmdirSync } from 'node:fs';
+import { chmod, chown, lstat, mkdtemp, open, readFile, rename, rm, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { asClusterUser, binariesRunnableBy, type ClusterUser, clusterUser, mustReach } from './cluster-user.js';
@@ -40,6 +40,9 @@ export class EmbeddedPostgres {
     private readonly tcpPort?: number,
   ) {}
 
+  /** The cluster user's program running now (initdb, pg_ctl), for the exit hook to stop. */
+  private running: ChildProcess | undefined;
+
   /** `tcpPort` is for test harnesses that need a server on 127.0.0.1 too; the service never sets it. */
   static async start(dataDir: string, tcpPort?: number): Promise<EmbeddedPostgres> {
     if (!SHELL_SAFE_PATH.test(dataDir))
@@ -55,11 +58,12 @@ export class EmbeddedPostgres {
     const password = stored ?? randomBytes(24).toString('base64url');
     const socketDir = await socketDirectory(user, stored === undefined ? password : undefined);
     const cluster = new EmbeddedPostgres(binaries, user, dataDir, socketDir, password, tcpPort);
+    // Registered before anything runs as the cluster's user: a stop signal while initdb runs, or while
+    // pg_ctl waits for the server, must stop them too.
+    process.once('exit', cluster.stopAtExit);
     try {
       if (stored === undefined) await cluster.initialise();
       await cluster.stopOrphan();
-      // Registered before the server starts: a stop signal while pg_ctl waits for it must stop it too.
-      process.once('exit', cluster.stopAtExit);
       await cluster.pgCtl(['start', '-w', '-t', String(PG_CTL_TIMEOUT_SECONDS), '-l', paths.log, '-o', cluster.serverOptions()]);
     } catch (error) {
       await cluster.removeScratch();
@@ -87,8 +91,14 @@ export class EmbeddedPostgres {
    * leaves it running, for the next start to stop.
    */
   private readonly stopAtExit = () => {
+    this.running?.kill('SIGKILL');
     spawnSync(this.binaries.pg_ctl, ['-D', embeddedPaths(this.dataDir).cluster, 'stop', '-w', '-m', 'fast'], { ...asClusterUser(this.user), stdio: 'ignore' });
     spawnSync('rm', ['-rf', '--', this.socketDir], { ...asClusterUser(this.user), stdio: 'ignore' });
+    try {
+      rmdirSync(this.socketDir);
+    } catch {
+      // Removed already, by the cluster's user.
+    }
   };
 
   private async removeScratch(): Promise<void> {
@@ -121,7 +131,7 @@ export class EmbeddedPostgres {
         ...['--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
       ]);
     } finally {
-      await rm(passwordForInitdb, { force: true });
+      await this.runAsClusterUser('rm', ['-f', '--', passwordForInitdb]);
     }
     await writeDurably(password, this.password);
   }
@@ -147,6 +157,8 @@ export class EmbeddedPostgres {
    */
   private async removeAsClusterUser(dir: string): Promise<void> {
     await this.runAsClusterUser('rm', ['-rf', '--', dir]).catch(() => undefined);
+    // In a TMPDIR only root may write to, the emptied directory is left to root: rmdir follows no link.
+    await rmdir(dir).catch(() => undefined);
   }
 
   private serverOptions(): string {
@@ -161,11 +173,13 @@ export class EmbeddedPostgres {
   private runAsClusterUser(program: string, args: string[]): Promise<string> {
     return new Promise((resolve, reject) => {
       const child = spawn(program, args, { ...asClusterUser(this.user), stdio: ['ignore', 'pipe', 'pipe'] });
+      this.running = child;
       let output = '';
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.on('error', reject);
       child.on('close', (code) => {
+        this.running = undefined;
         if (code === 0) resolve(output);
         else reject(new Error(`${basename(program)} ${args.join(' ')} failed (exit ${code}): ${output.trim().slice(-2000)}`));
       });
