@@ -29,6 +29,9 @@ export async function createApp(config: AppConfig, logger: RootLogger = createRo
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), platform.httpAdapter(), {
     bodyParser: false,
     logger: nestLoggerOnto(logger),
+    // A failed start-up is the caller's to report: main.ts logs it and exits 1 (stopping an embedded
+    // PostgreSQL on the way), and a test sees the error instead of its whole run ending in process.exit.
+    abortOnError: false,
   });
   const server: Server = app.getHttpServer();
   server.prependListener('request', routeByPathAndQuery);
