@@ -47,7 +47,12 @@ export async function startTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<T
     BOOTSTRAP_PRIVATE_KEY: PRIVATE_KEY,
     ...overrides,
   });
-  const app = await createApp(config);
+  // One start-up failure of the in-process app has been seen in a loaded CI run (cause not yet
+  // known): its error is written out, and the start tried once more, so that it can be diagnosed.
+  const app = await createApp(config).catch((error: unknown) => {
+    process.stderr.write(`startTestApp: the app did not start (${error instanceof Error ? error.stack : String(error)}); trying once more\n`);
+    return createApp(config);
+  });
   await app.listen(0, '127.0.0.1');
   const server = app.getHttpServer();
   const dataSource = app.get(DataSource);
