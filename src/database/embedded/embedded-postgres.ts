@@ -16,6 +16,8 @@ const SOCKET_PORT = 5432;
 
 const SOCKET_DIR_PREFIX = 'amc-db-';
 const INITDB_PASSWORD_FILE = 'password';
+/** An orphaned initdb takes a few seconds to end: this many tries, 2 s apart, outlast it. */
+const INITDB_ATTEMPTS = 4;
 
 /** How long PostgreSQL may take to start, or to stop after finishing its clients' work. */
 const PG_CTL_TIMEOUT_SECONDS = 60;
@@ -121,15 +123,24 @@ export class EmbeddedPostgres {
         `The embedded PostgreSQL in ${cluster} has data but its password file ${password} is missing: restore it, or move the cluster away to start afresh`,
       );
     }
-    // What an initdb that never finished left: removed by the cluster's user, whose directory it is.
-    await this.runAsClusterUser('find', [cluster, '-mindepth', '1', '-delete']);
     // initdb reads the password from a file: one in the socket's directory (socketDirectory), which only the cluster's user may enter.
     const passwordForInitdb = join(this.socketDir, INITDB_PASSWORD_FILE);
     try {
-      await this.runAsClusterUser(this.binaries.initdb, [
-        ...['-D', cluster, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${passwordForInitdb}`],
-        ...['--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
-      ]);
+      // What an initdb that never finished left is removed by the cluster's user, whose directory it
+      // is. After a kill -9 that initdb may still be writing there: the pair is tried again while it ends.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await this.runAsClusterUser('find', [cluster, '-mindepth', '1', '-delete']);
+          await this.runAsClusterUser(this.binaries.initdb, [
+            ...['-D', cluster, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${passwordForInitdb}`],
+            ...['--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
+          ]);
+          break;
+        } catch (error) {
+          if (attempt === INITDB_ATTEMPTS) throw error;
+          await new Promise((done) => setTimeout(done, 2000));
+        }
+      }
     } finally {
       await this.runAsClusterUser('rm', ['-f', '--', passwordForInitdb]);
     }
