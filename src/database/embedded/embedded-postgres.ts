@@ -93,7 +93,13 @@ export class EmbeddedPostgres {
    * leaves it running, for the next start to stop.
    */
   private readonly stopAtExit = () => {
-    this.running?.kill('SIGKILL');
+    if (this.running?.pid !== undefined) {
+      try {
+        process.kill(-this.running.pid, 'SIGKILL');
+      } catch {
+        // Ended already.
+      }
+    }
     spawnSync(this.binaries.pg_ctl, ['-D', embeddedPaths(this.dataDir).cluster, 'stop', '-w', '-m', 'fast'], { ...asClusterUser(this.user), stdio: 'ignore' });
     spawnSync('rm', ['-rf', '--', this.socketDir], { ...asClusterUser(this.user), stdio: 'ignore' });
     try {
@@ -183,7 +189,8 @@ export class EmbeddedPostgres {
 
   private runAsClusterUser(program: string, args: string[]): Promise<string> {
     return new Promise((resolve, reject) => {
-      const child = spawn(program, args, { ...asClusterUser(this.user), stdio: ['ignore', 'pipe', 'pipe'] });
+      // A group of its own, so that the exit hook stops initdb together with the backend it runs.
+      const child = spawn(program, args, { ...asClusterUser(this.user), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
       this.running = child;
       let output = '';
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
